@@ -695,7 +695,7 @@ struct Session {
     request_lines: Vec<RequestLine>,
     /// The last request line's buffer, written into again by the next call
     /// (one that grew past [`LINE_BUFFER_KEPT`] is let go).
-    line_buffer: String,
+    line_buffer: Vec<u8>,
     /// How a success answer is laid out, learnt from the first one.
     answer_layout: Option<AnswerLayout>,
     /// Whether the layout was looked for (it is, once).
@@ -747,12 +747,11 @@ impl RequestLine {
     /// (emptied first); `None` when they do not encode.
     fn write<P: serde::Serialize>(
         &self,
-        buffer: String,
+        mut line: Vec<u8>,
         id: &IdText,
         params: Option<&P>,
-    ) -> Option<String> {
+    ) -> Option<Vec<u8>> {
         let [head, middle, tail] = &self.parts;
-        let mut line = buffer.into_bytes();
         line.clear();
         line.reserve(head.len() + middle.len() + tail.len() + 64);
         line.extend_from_slice(head.as_bytes());
@@ -762,7 +761,7 @@ impl RequestLine {
             serde_json::to_writer(&mut line, params).ok()?;
         }
         line.extend_from_slice(tail.as_bytes());
-        String::from_utf8(line).ok()
+        Some(line)
     }
 }
 
@@ -1001,7 +1000,7 @@ impl CoprocessClient {
             close_timeout: options.close_timeout,
             stderr: Arc::clone(&stderr),
             request_lines: Vec::new(),
-            line_buffer: String::new(),
+            line_buffer: Vec::new(),
             answer_layout: None,
             answer_layout_sought: false,
         };
@@ -1058,7 +1057,8 @@ impl CoprocessClient {
                     method: method.to_string(),
                     params: None,
                 };
-                let _ = session.exchange(method, request.encode(), self.close_timeout);
+                let line = request.encode().into_bytes();
+                let _ = session.exchange(method, line, self.close_timeout);
             }
         }
         let grace = deadline.saturating_duration_since(Instant::now());
@@ -1096,7 +1096,7 @@ impl CoprocessClient {
                     method: method.to_string(),
                     params,
                 };
-                request.encode()
+                request.encode().into_bytes()
             });
         let timeout = timeout.unwrap_or(self.timeout);
         let text = session.answer(method, line, timeout)?;
@@ -1159,7 +1159,7 @@ impl Session {
         );
         // The start's own timeout: starting the binary is slower than a call.
         let timeout = options.start_timeout;
-        let answer = self.answer(method, line, timeout);
+        let answer = self.answer(method, line.into_bytes(), timeout);
         let result = answer.and_then(|text| match handshake_id(&text) {
             Ok(answered) => self.check_id(method, id, answered.as_ref()).map(|()| text),
             Err(e) => Err(self.broken(method, id, &text, "RoleHandshakeResult", &e)),
@@ -1190,7 +1190,7 @@ impl Session {
     fn answer(
         &mut self,
         method: &'static str,
-        line: String,
+        line: Vec<u8>,
         timeout: Duration,
     ) -> Result<String, ClientError> {
         let text = self.exchange(method, line, timeout);
@@ -1208,13 +1208,13 @@ impl Session {
     fn exchange(
         &mut self,
         method: &'static str,
-        mut line: String,
+        mut line: Vec<u8>,
         timeout: Duration,
     ) -> Result<String, ClientError> {
-        line.push('\n');
+        line.push(b'\n');
         let written = match self.writer.as_mut() {
             Some(writer) => writer
-                .write_all(line.as_bytes())
+                .write_all(&line)
                 .and_then(|()| writer.flush())
                 .is_ok(),
             None => false,
@@ -1373,7 +1373,7 @@ impl Session {
         method: &'static str,
         id: &IdText,
         params: Option<&P>,
-    ) -> Option<String> {
+    ) -> Option<Vec<u8>> {
         let with_params = params.is_some();
         let laid_out = self
             .request_lines

@@ -15,6 +15,7 @@ pub mod go;
 pub mod jvm;
 mod prune;
 pub mod python;
+pub mod readers;
 pub mod rust;
 pub mod typescript;
 

@@ -13,7 +13,7 @@ use crate::model::{union_tag, Contract, TypeKind, UnionVariant};
 /// and the lookups by `$defs` name.
 pub fn frames(contract: &Contract) -> Vec<Items> {
     let type_names = contract.types.keys();
-    let readers = super::readers::plans(contract);
+    let readers = crate::targets::readers::plans(contract);
     let mut out = vec![Items::Fixed(FRAME_TRAIT)];
     let mut arms = TokenStream::new();
     let mut value_arms = TokenStream::new();

@@ -694,6 +694,64 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
     return instance
 
 
+_STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
+"""A string in a single-pass reader's plain forms: no escape, no control character
+(its text, a group, is checked as UTF-8 when read: `_text`)."""
+
+
+_BOOLEAN_TEXT: typing.Final = rb"(?:(true)|false)"
+"""A boolean: the group is there when it is `true`."""
+
+
+_NULLABLE_STRING_TEXT: typing.Final = rb"(?:null|" + _STRING_TEXT + rb")"
+
+
+_UNSIGNED_TEXT: typing.Final = rb"(0|[1-9][0-9]{0,14})"
+"""An integer of at least 0 as plain digits, no leading zero: at most 15 digits,
+within 2^53 - 1."""
+
+
+_INTEGER_TEXT: typing.Final = rb"(0|-?[1-9][0-9]{0,14})"
+"""An integer as plain digits after an optional minus (not `-0`)."""
+
+
+_NULL_TEXT: typing.Final = rb"null"
+"""`null`, as a member of any JSON value reads it (no group)."""
+
+
+def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
+    """The pattern of an object's text in a single-pass reader's plain forms: its
+    `members` (wire name, value pattern) all there, in declaration order, with no
+    whitespace, as the binary writes them. Every part is linear: a text it does not
+    match is left to the strict decode."""
+    parts = [
+        re.escape(json.dumps(name, ensure_ascii=False).encode() + b":") + value
+        for name, value in members
+    ]
+    return re.compile(rb"\{" + b",".join(parts) + rb"\}")
+
+
+def _text(data: bytes) -> str:
+    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
+    return data.decode("utf-8")
+
+
+def _text_or_none(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8")
+
+
+def _whole_in_place(
+    read: collections.abc.Callable[[bytes, int, int], _T], text: str | bytes
+) -> _T | None:
+    """What a single-pass reader reads of a whole frame's `text`, or None (the
+    strict decode then reads it and says what is wrong)."""
+    try:
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        return read(data, 0, len(data))
+    except UnicodeError:
+        return None
+
+
 def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
     """Why a value is not the object of exactly one union variant (told apart by
     the discriminating fields)."""
@@ -718,13 +776,20 @@ class _Codec(typing.Generic[_T]):
         name: str,
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
+        in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
+        self._in_place = in_place
 
     def decode(self, text: str | bytes) -> _T:
-        """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
+        """Decodes one frame's JSON text strictly (first with the type's single-pass
+        reader, when it has one); raises :class:`DecodeError`."""
+        if self._in_place is not None:
+            read = _whole_in_place(self._in_place, text)
+            if read is not None:
+                return read
         return _decode(text, self.name, self.decoder)
 
     def from_value(self, value: JsonValue) -> _T:
@@ -1948,6 +2013,9 @@ def call_result_to_value(value: CallResult) -> dict[str, JsonValue]:
 
 def decode_call_result(text: str | bytes) -> CallResult:
     """Decodes a `CallResult` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(call_result_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_call_result(_parse(text))
     except _Problem as error:
@@ -1965,6 +2033,14 @@ def call_result_from_value(value: JsonValue) -> CallResult:
 def encode_call_result(value: CallResult) -> str:
     """One line of JSON text for a `CallResult`, without the trailing newline."""
     return _dumps(call_result_to_value(value))
+
+
+def call_result_in_place(data: bytes, start: int, end: int) -> CallResult | None:
+    """The `CallResult` that ``data[start:end]`` holds in its plain forms (its members
+    in declaration order, no whitespace, no escape, integers as plain digits), or
+    None: the strict decode then reads the text, and says what is wrong with it.
+    """
+    return verdict_in_place(data, start, end)
 
 
 def _read_cassette_mode(value: JsonValue) -> CassetteMode:
@@ -2126,6 +2202,9 @@ def empty_params_to_value(value: EmptyParams) -> dict[str, JsonValue]:
 
 def decode_empty_params(text: str | bytes) -> EmptyParams:
     """Decodes a `EmptyParams` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(empty_params_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_empty_params(_parse(text))
     except _Problem as error:
@@ -2143,6 +2222,22 @@ def empty_params_from_value(value: JsonValue) -> EmptyParams:
 def encode_empty_params(value: EmptyParams) -> str:
     """One line of JSON text for a `EmptyParams`, without the trailing newline."""
     return _dumps(empty_params_to_value(value))
+
+
+_EMPTY_PARAMS_TEXT: typing.Final = _object_text()
+
+
+def empty_params_in_place(data: bytes, start: int, end: int) -> EmptyParams | None:
+    """The `EmptyParams` that ``data[start:end]`` holds in its plain forms (its members
+    in declaration order, no whitespace, no escape, integers as plain digits), or
+    None: the strict decode then reads the text, and says what is wrong with it.
+    """
+    found = _EMPTY_PARAMS_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        EmptyParams,
+    )
 
 
 _ERROR_OBJECT_REQUIRED: typing.Final = 2
@@ -2346,6 +2441,9 @@ def handshake_result_to_value(value: HandshakeResult) -> dict[str, JsonValue]:
 
 def decode_handshake_result(text: str | bytes) -> HandshakeResult:
     """Decodes a `HandshakeResult` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(handshake_result_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_handshake_result(_parse(text))
     except _Problem as error:
@@ -2369,6 +2467,30 @@ def encode_handshake_result(value: HandshakeResult) -> str:
         '"binary_version":' + _string_text(value.binary_version),
     ]
     return "{" + ",".join(members) + "}"
+
+
+_HANDSHAKE_RESULT_TEXT: typing.Final = _object_text(
+    ("protocol_version", _INTEGER_TEXT),
+    ("binary_version", _STRING_TEXT),
+)
+
+
+def handshake_result_in_place(
+    data: bytes, start: int, end: int
+) -> HandshakeResult | None:
+    """The `HandshakeResult` that ``data[start:end]`` holds in its plain forms (its
+    members in declaration order, no whitespace, no escape, integers as plain
+    digits), or None: the strict decode then reads the text, and says what is wrong
+    with it.
+    """
+    found = _HANDSHAKE_RESULT_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        HandshakeResult,
+        protocol_version=int(found[1]),
+        binary_version=_text(found[2]),
+    )
 
 
 _INITIALIZE_RESULT_REQUIRED: typing.Final = 6
@@ -2699,6 +2821,9 @@ def read_resource_params_to_value(value: ReadResourceParams) -> dict[str, JsonVa
 
 def decode_read_resource_params(text: str | bytes) -> ReadResourceParams:
     """Decodes a `ReadResourceParams` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(read_resource_params_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_read_resource_params(_parse(text))
     except _Problem as error:
@@ -2719,6 +2844,28 @@ def encode_read_resource_params(value: ReadResourceParams) -> str:
     """One line of JSON text for a `ReadResourceParams`, without the trailing newline."""
     members = ['"uri":' + _string_text(value.uri)]
     return "{" + ",".join(members) + "}"
+
+
+_READ_RESOURCE_PARAMS_TEXT: typing.Final = _object_text(
+    ("uri", _STRING_TEXT),
+)
+
+
+def read_resource_params_in_place(
+    data: bytes, start: int, end: int
+) -> ReadResourceParams | None:
+    """The `ReadResourceParams` that ``data[start:end]`` holds in its plain forms (its
+    members in declaration order, no whitespace, no escape, integers as plain
+    digits), or None: the strict decode then reads the text, and says what is wrong
+    with it.
+    """
+    found = _READ_RESOURCE_PARAMS_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        ReadResourceParams,
+        uri=_text(found[1]),
+    )
 
 
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
@@ -2798,6 +2945,9 @@ def reporter_flush_result_to_value(value: ReporterFlushResult) -> dict[str, Json
 
 def decode_reporter_flush_result(text: str | bytes) -> ReporterFlushResult:
     """Decodes a `ReporterFlushResult` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(reporter_flush_result_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_reporter_flush_result(_parse(text))
     except _Problem as error:
@@ -2821,6 +2971,30 @@ def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
         '"path":' + _string_text(value.path),
     ]
     return "{" + ",".join(members) + "}"
+
+
+_REPORTER_FLUSH_RESULT_TEXT: typing.Final = _object_text(
+    ("written", _UNSIGNED_TEXT),
+    ("path", _NULLABLE_STRING_TEXT),
+)
+
+
+def reporter_flush_result_in_place(
+    data: bytes, start: int, end: int
+) -> ReporterFlushResult | None:
+    """The `ReporterFlushResult` that ``data[start:end]`` holds in its plain forms (its
+    members in declaration order, no whitespace, no escape, integers as plain
+    digits), or None: the strict decode then reads the text, and says what is wrong
+    with it.
+    """
+    found = _REPORTER_FLUSH_RESULT_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        ReporterFlushResult,
+        written=int(found[1]),
+        path=_text_or_none(found[2]),
+    )
 
 
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
@@ -2914,6 +3088,9 @@ def reporter_status_to_value(value: ReporterStatus) -> dict[str, JsonValue]:
 
 def decode_reporter_status(text: str | bytes) -> ReporterStatus:
     """Decodes a `ReporterStatus` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(reporter_status_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_reporter_status(_parse(text))
     except _Problem as error:
@@ -2938,6 +3115,32 @@ def encode_reporter_status(value: ReporterStatus) -> str:
         '"pending":' + _int_text(value.pending),
     ]
     return "{" + ",".join(members) + "}"
+
+
+_REPORTER_STATUS_TEXT: typing.Final = _object_text(
+    ("enabled", _BOOLEAN_TEXT),
+    ("path", _NULLABLE_STRING_TEXT),
+    ("pending", _UNSIGNED_TEXT),
+)
+
+
+def reporter_status_in_place(
+    data: bytes, start: int, end: int
+) -> ReporterStatus | None:
+    """The `ReporterStatus` that ``data[start:end]`` holds in its plain forms (its
+    members in declaration order, no whitespace, no escape, integers as plain
+    digits), or None: the strict decode then reads the text, and says what is wrong
+    with it.
+    """
+    found = _REPORTER_STATUS_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        ReporterStatus,
+        enabled=found[1] is not None,
+        path=_text_or_none(found[2]),
+        pending=int(found[3]),
+    )
 
 
 _REQUEST_REQUIRED: typing.Final = 3
@@ -3075,6 +3278,9 @@ def shutdown_result_to_value(value: ShutdownResult) -> dict[str, JsonValue]:
 
 def decode_shutdown_result(text: str | bytes) -> ShutdownResult:
     """Decodes a `ShutdownResult` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(shutdown_result_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_shutdown_result(_parse(text))
     except _Problem as error:
@@ -3094,6 +3300,25 @@ def shutdown_result_from_value(value: JsonValue) -> ShutdownResult:
 def encode_shutdown_result(value: ShutdownResult) -> str:
     """One line of JSON text for a `ShutdownResult`, without the trailing newline."""
     return _dumps(shutdown_result_to_value(value))
+
+
+_SHUTDOWN_RESULT_TEXT: typing.Final = _object_text()
+
+
+def shutdown_result_in_place(
+    data: bytes, start: int, end: int
+) -> ShutdownResult | None:
+    """The `ShutdownResult` that ``data[start:end]`` holds in its plain forms (its
+    members in declaration order, no whitespace, no escape, integers as plain
+    digits), or None: the strict decode then reads the text, and says what is wrong
+    with it.
+    """
+    found = _SHUTDOWN_RESULT_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        ShutdownResult,
+    )
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -3247,6 +3472,9 @@ def verdict_to_value(value: Verdict) -> dict[str, JsonValue]:
 
 def decode_verdict(text: str | bytes) -> Verdict:
     """Decodes a `Verdict` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(verdict_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_verdict(_parse(text))
     except _Problem as error:
@@ -3271,6 +3499,33 @@ def encode_verdict(value: Verdict) -> str:
         '"duration_ms":' + _int_text(value.duration_ms),
     ]
     return "{" + ",".join(members) + "}"
+
+
+_VERDICT_TEXT: typing.Final = _object_text(
+    ("success", _BOOLEAN_TEXT),
+    ("data", _NULL_TEXT),
+    ("text", _NULLABLE_STRING_TEXT),
+    ("error", _NULLABLE_STRING_TEXT),
+    ("duration_ms", _UNSIGNED_TEXT),
+)
+
+
+def verdict_in_place(data: bytes, start: int, end: int) -> Verdict | None:
+    """The `Verdict` that ``data[start:end]`` holds in its plain forms (its members in
+    declaration order, no whitespace, no escape, integers as plain digits), or None:
+    the strict decode then reads the text, and says what is wrong with it.
+    """
+    found = _VERDICT_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        Verdict,
+        success=found[1] is not None,
+        data=None,
+        text=_text_or_none(found[2]),
+        error=_text_or_none(found[3]),
+        duration_ms=int(found[4]),
+    )
 
 
 # The shape of each closed object, built by a function of its own: the names a top-level
@@ -3718,7 +3973,9 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
         "CallPromptResult": _Codec(
             "CallPromptResult", _read_call_prompt_result, call_prompt_result_to_value
         ),
-        "CallResult": _Codec("CallResult", _read_call_result, call_result_to_value),
+        "CallResult": _Codec(
+            "CallResult", _read_call_result, call_result_to_value, call_result_in_place
+        ),
         "CassetteMode": _Codec(
             "CassetteMode", _read_cassette_mode, cassette_mode_to_value
         ),
@@ -3732,7 +3989,12 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             _read_cassette_set_mode_result,
             cassette_set_mode_result_to_value,
         ),
-        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "EmptyParams": _Codec(
+            "EmptyParams",
+            _read_empty_params,
+            empty_params_to_value,
+            empty_params_in_place,
+        ),
         "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
         "ErrorResponse": _Codec(
             "ErrorResponse", _read_error_response, error_response_to_value
@@ -3741,7 +4003,10 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "HandshakeParams", _read_handshake_params, handshake_params_to_value
         ),
         "HandshakeResult": _Codec(
-            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+            "HandshakeResult",
+            _read_handshake_result,
+            handshake_result_to_value,
+            handshake_result_in_place,
         ),
         "InitializeResult": _Codec(
             "InitializeResult", _read_initialize_result, initialize_result_to_value
@@ -3767,6 +4032,7 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "ReadResourceParams",
             _read_read_resource_params,
             read_resource_params_to_value,
+            read_resource_params_in_place,
         ),
         "ReadResourceResult": _Codec(
             "ReadResourceResult",
@@ -3777,6 +4043,7 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "ReporterFlushResult",
             _read_reporter_flush_result,
             reporter_flush_result_to_value,
+            reporter_flush_result_in_place,
         ),
         "ReporterSetUploadParams": _Codec(
             "ReporterSetUploadParams",
@@ -3784,13 +4051,19 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             reporter_set_upload_params_to_value,
         ),
         "ReporterStatus": _Codec(
-            "ReporterStatus", _read_reporter_status, reporter_status_to_value
+            "ReporterStatus",
+            _read_reporter_status,
+            reporter_status_to_value,
+            reporter_status_in_place,
         ),
         "Request": _Codec("Request", _read_request, request_to_value),
         "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
         "Response": _Codec("Response", _read_response, response_to_value),
         "ShutdownResult": _Codec(
-            "ShutdownResult", _read_shutdown_result, shutdown_result_to_value
+            "ShutdownResult",
+            _read_shutdown_result,
+            shutdown_result_to_value,
+            shutdown_result_in_place,
         ),
         "SuccessResponse": _Codec(
             "SuccessResponse", _read_success_response, success_response_to_value
@@ -3800,7 +4073,7 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             _read_tool_call_passthrough,
             tool_call_passthrough_to_value,
         ),
-        "Verdict": _Codec("Verdict", _read_verdict, verdict_to_value),
+        "Verdict": _Codec("Verdict", _read_verdict, verdict_to_value, verdict_in_place),
     }
 
 

@@ -33,6 +33,8 @@ pub fn claim(contract: &Contract, text: &str) -> Result<Scope, SchemaError> {
             (format!("{s}_to_value"), format!("the value encoder of `$defs/{}`", def.name)),
             (format!("encode_{s}"), format!("the encoder of `$defs/{}`", def.name)),
             (format!("_read_{s}"), format!("the reader of `$defs/{}`", def.name)),
+            (format!("{s}_in_place"), format!("the single-pass reader of `$defs/{}`", def.name)),
+            (format!("_{}_TEXT", upper(&def.name)), format!("the plain text pattern of `$defs/{}`", def.name)),
         ];
         match def.kind {
             TypeKind::Object(_) => {

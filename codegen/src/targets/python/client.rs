@@ -146,6 +146,7 @@ fn reserved(name: &str) -> bool {
 
 pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
     let methods = named_methods(contract);
+    let in_place = super::codecs::in_place::python_plans(contract);
     let mut out = Out::default();
     out.line(&comment(0, &header_text(contract)));
     out.line(&docstring(0, &module_docstring(contract)));
@@ -158,6 +159,9 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
         out.line(&format!("    _coprocess.encode_{},", stem(&method.params)));
         out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
         out.line(&format!("    \"{}\",", method.result));
+        if in_place.contains_key(&method.result) {
+            out.line(&format!("    _coprocess.{}_in_place,", stem(&method.result)));
+        }
         out.line(")");
     }
     if let Some(call) = call_outcome(contract) {

@@ -909,6 +909,64 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
     return instance
 
 
+_STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
+"""A string in a single-pass reader's plain forms: no escape, no control character
+(its text, a group, is checked as UTF-8 when read: `_text`)."""
+
+
+_BOOLEAN_TEXT: typing.Final = rb"(?:(true)|false)"
+"""A boolean: the group is there when it is `true`."""
+
+
+_NULLABLE_STRING_TEXT: typing.Final = rb"(?:null|" + _STRING_TEXT + rb")"
+
+
+_UNSIGNED_TEXT: typing.Final = rb"(0|[1-9][0-9]{0,14})"
+"""An integer of at least 0 as plain digits, no leading zero: at most 15 digits,
+within 2^53 - 1."""
+
+
+_INTEGER_TEXT: typing.Final = rb"(0|-?[1-9][0-9]{0,14})"
+"""An integer as plain digits after an optional minus (not `-0`)."""
+
+
+_NULL_TEXT: typing.Final = rb"null"
+"""`null`, as a member of any JSON value reads it (no group)."""
+
+
+def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
+    """The pattern of an object's text in a single-pass reader's plain forms: its
+    `members` (wire name, value pattern) all there, in declaration order, with no
+    whitespace, as the binary writes them. Every part is linear: a text it does not
+    match is left to the strict decode."""
+    parts = [
+        re.escape(json.dumps(name, ensure_ascii=False).encode() + b":") + value
+        for name, value in members
+    ]
+    return re.compile(rb"\{" + b",".join(parts) + rb"\}")
+
+
+def _text(data: bytes) -> str:
+    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
+    return data.decode("utf-8")
+
+
+def _text_or_none(data: bytes | None) -> str | None:
+    return None if data is None else data.decode("utf-8")
+
+
+def _whole_in_place(
+    read: collections.abc.Callable[[bytes, int, int], _T], text: str | bytes
+) -> _T | None:
+    """What a single-pass reader reads of a whole frame's `text`, or None (the
+    strict decode then reads it and says what is wrong)."""
+    try:
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        return read(data, 0, len(data))
+    except UnicodeError:
+        return None
+
+
 def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
     """Why a value is not the object of exactly one union variant (told apart by
     the discriminating fields)."""
@@ -945,13 +1003,20 @@ class _Codec(typing.Generic[_T]):
         name: str,
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
+        in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
+        self._in_place = in_place
 
     def decode(self, text: str | bytes) -> _T:
-        """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
+        """Decodes one frame's JSON text strictly (first with the type's single-pass
+        reader, when it has one); raises :class:`DecodeError`."""
+        if self._in_place is not None:
+            read = _whole_in_place(self._in_place, text)
+            if read is not None:
+                return read
         return _decode(text, self.name, self.decoder)
 
     def from_value(self, value: JsonValue) -> _T:

@@ -2,6 +2,7 @@
 //! and the by-name registry (`CODECS`). The quick path of a closed object's
 //! reader is in [`quick`].
 
+pub(super) mod in_place;
 pub(super) mod quick;
 
 use self::quick::{local, Quick};
@@ -15,13 +16,15 @@ use crate::model::{union_tag, Constant, Contract, Field, ObjectType, Ty, TypeDef
 
 pub fn render(contract: &Contract, out: &mut Out) {
     patterns(contract, out);
+    let in_place = in_place::python_plans(contract);
     for def in contract.types.values() {
         reader(contract, def, out);
         writer(contract, def, out);
-        public(contract, def, out);
+        public(contract, def, in_place.contains_key(&def.name), out);
+        in_place::render(contract, &in_place, &def.name, out);
     }
     field_tables(contract, out);
-    registry(contract, out);
+    registry(contract, &in_place, out);
 }
 
 /// Each distinct `pattern`, compiled once in `re`'s syntax, with the problem
@@ -409,13 +412,18 @@ fn assign(indent: usize, key: &str, value: &str) -> String {
     statement(indent, &format!("out[{key}] = {value}"))
 }
 
-fn public(contract: &Contract, def: &TypeDef, out: &mut Out) {
+fn public(contract: &Contract, def: &TypeDef, in_place: bool, out: &mut Out) {
     let (name, stem) = (&def.name, stem(&def.name));
     let ty = value_type(def);
     let quoted = string(name);
     out.blank(2);
     out.line(&fit(0, &format!("def decode_{stem}("), &["text: str | bytes".to_string()], &format!(" -> {ty}:")));
     out.line(&docstring(4, &format!("Decodes a `{name}` from one frame's JSON text. Raises `DecodeError`.")));
+    if in_place {
+        out.line(&format!("    read = _whole_in_place({stem}_in_place, text)"));
+        out.line("    if read is not None:");
+        out.line("        return read");
+    }
     out.line("    try:");
     out.line(&format!("        return _read_{stem}(_parse(text))"));
     out.line("    except _Problem as error:");
@@ -551,13 +559,16 @@ const BUILT_IN_FUNCTIONS: &str = "The shape of each closed object, built by a fu
     a top-level statement uses cost a type checker a walk back through the module to their \
     definitions, a function's do not.";
 
-fn registry(contract: &Contract, out: &mut Out) {
+fn registry(contract: &Contract, in_place: &std::collections::BTreeMap<String, crate::targets::readers::Plan>, out: &mut Out) {
     let entries: Vec<String> = contract
         .types
         .values()
         .map(|def| {
             let stem = stem(&def.name);
-            let args = [string(&def.name), format!("_read_{stem}"), format!("{stem}_to_value")];
+            let mut args = vec![string(&def.name), format!("_read_{stem}"), format!("{stem}_to_value")];
+            if in_place.contains_key(&def.name) {
+                args.push(format!("{stem}_in_place"));
+            }
             flat(&format!("{}: _Codec(", string(&def.name)), &args, "")
         })
         .collect();

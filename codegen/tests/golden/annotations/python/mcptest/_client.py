@@ -88,7 +88,8 @@ class ClientOptions:
 class _Method(typing.Generic[_Params, _Result]):
     """One method-table entry as the client calls it, with its request line laid out
     once: a call writes its id and its params (`encode`d) into `line` (without params)
-    or `line_with_params`.
+    or `line_with_params`. `in_place` is the result type's single-pass reader, when it
+    has one.
     """
 
     def __init__(
@@ -97,11 +98,14 @@ class _Method(typing.Generic[_Params, _Result]):
         encode: collections.abc.Callable[[_Params], str],
         from_value: collections.abc.Callable[[_coprocess.JsonValue], _Result],
         result: str,
+        in_place: collections.abc.Callable[[bytes, int, int], _Result | None]
+        | None = None,
     ) -> None:
         self.name = name
         self.encode = encode
         self.from_value = from_value
         self.result = result
+        self.in_place = in_place
         self.line = _RequestLine(name, params=False)
         self.line_with_params = _RequestLine(name, params=True)
 
@@ -145,6 +149,7 @@ class _AnswerLayout:
         self.middle = middle
         # The line's newline is part of the tail.
         self.tail = tail + "\n"
+        self.parts = (head.encode(), middle.encode(), self.tail.encode())
 
     @staticmethod
     def of(value: _coprocess.JsonValue) -> _AnswerLayout | None:
@@ -165,6 +170,29 @@ class _AnswerLayout:
             return None
         middle, found, tail = rest.partition(json.dumps(_RESULT_MARK))
         return _AnswerLayout(head, middle, tail) if found else None
+
+    def read(
+        self, answer: bytes, number: str, method: _Method[typing.Any, _Result]
+    ) -> _Result:
+        """The result of the line `answer` when it is laid out as a success answer to
+        the request whose id's text is `number`: read in one pass when its text is in
+        the plain forms (`method.in_place`), else parsed where it is (`result_of`) and
+        decoded. Raises `ValueError` when it is not laid out so or cannot be vouched
+        for: the whole answer's decode then says what is wrong."""
+        in_place = method.in_place
+        if in_place is not None:
+            head, middle, tail = self.parts
+            start = len(head) + len(number)
+            if (
+                answer.startswith(head)
+                and answer.startswith(number.encode(), len(head))
+                and answer.startswith(middle, start)
+                and answer.endswith(tail)
+            ):
+                read = in_place(answer, start + len(middle), len(answer) - len(tail))
+                if read is not None:
+                    return read
+        return method.from_value(self.result_of(answer, number))
 
     def result_of(self, answer: bytes, number: str) -> _coprocess.JsonValue:
         """The strict value of the result in the line `answer` when it is laid out as
@@ -587,7 +615,7 @@ class _Session:
             layout = self._answer_layout
             if layout is not None:
                 try:
-                    decoded = method.from_value(layout.result_of(answer, number))
+                    decoded = layout.read(answer, number, method)
                 except ValueError:
                     pass  # The whole answer's decode says what is wrong.
                 else:

@@ -673,6 +673,44 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
     return instance
 
 
+_STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
+"""A string in a single-pass reader's plain forms: no escape, no control character
+(its text, a group, is checked as UTF-8 when read: `_text`)."""
+
+
+_INTEGER_TEXT: typing.Final = rb"(0|-?[1-9][0-9]{0,14})"
+"""An integer as plain digits after an optional minus (not `-0`)."""
+
+
+def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
+    """The pattern of an object's text in a single-pass reader's plain forms: its
+    `members` (wire name, value pattern) all there, in declaration order, with no
+    whitespace, as the binary writes them. Every part is linear: a text it does not
+    match is left to the strict decode."""
+    parts = [
+        re.escape(json.dumps(name, ensure_ascii=False).encode() + b":") + value
+        for name, value in members
+    ]
+    return re.compile(rb"\{" + b",".join(parts) + rb"\}")
+
+
+def _text(data: bytes) -> str:
+    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
+    return data.decode("utf-8")
+
+
+def _whole_in_place(
+    read: collections.abc.Callable[[bytes, int, int], _T], text: str | bytes
+) -> _T | None:
+    """What a single-pass reader reads of a whole frame's `text`, or None (the
+    strict decode then reads it and says what is wrong)."""
+    try:
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        return read(data, 0, len(data))
+    except UnicodeError:
+        return None
+
+
 def _no_variant(value: JsonValue, discriminators: tuple[str, ...]) -> _Problem:
     """Why a value is not the object of exactly one union variant (told apart by
     the discriminating fields)."""
@@ -697,13 +735,20 @@ class _Codec(typing.Generic[_T]):
         name: str,
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
+        in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
+        self._in_place = in_place
 
     def decode(self, text: str | bytes) -> _T:
-        """Decodes one frame's JSON text strictly; raises :class:`DecodeError`."""
+        """Decodes one frame's JSON text strictly (first with the type's single-pass
+        reader, when it has one); raises :class:`DecodeError`."""
+        if self._in_place is not None:
+            read = _whole_in_place(self._in_place, text)
+            if read is not None:
+                return read
         return _decode(text, self.name, self.decoder)
 
     def from_value(self, value: JsonValue) -> _T:
@@ -1511,6 +1556,9 @@ def empty_params_to_value(value: EmptyParams) -> dict[str, JsonValue]:
 
 def decode_empty_params(text: str | bytes) -> EmptyParams:
     """Decodes a `EmptyParams` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(empty_params_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_empty_params(_parse(text))
     except _Problem as error:
@@ -1528,6 +1576,22 @@ def empty_params_from_value(value: JsonValue) -> EmptyParams:
 def encode_empty_params(value: EmptyParams) -> str:
     """One line of JSON text for a `EmptyParams`, without the trailing newline."""
     return _dumps(empty_params_to_value(value))
+
+
+_EMPTY_PARAMS_TEXT: typing.Final = _object_text()
+
+
+def empty_params_in_place(data: bytes, start: int, end: int) -> EmptyParams | None:
+    """The `EmptyParams` that ``data[start:end]`` holds in its plain forms (its members
+    in declaration order, no whitespace, no escape, integers as plain digits), or
+    None: the strict decode then reads the text, and says what is wrong with it.
+    """
+    found = _EMPTY_PARAMS_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        EmptyParams,
+    )
 
 
 _ERROR_OBJECT_REQUIRED: typing.Final = 2
@@ -1731,6 +1795,9 @@ def handshake_result_to_value(value: HandshakeResult) -> dict[str, JsonValue]:
 
 def decode_handshake_result(text: str | bytes) -> HandshakeResult:
     """Decodes a `HandshakeResult` from one frame's JSON text. Raises `DecodeError`."""
+    read = _whole_in_place(handshake_result_in_place, text)
+    if read is not None:
+        return read
     try:
         return _read_handshake_result(_parse(text))
     except _Problem as error:
@@ -1754,6 +1821,30 @@ def encode_handshake_result(value: HandshakeResult) -> str:
         '"binary_version":' + _string_text(value.binary_version),
     ]
     return "{" + ",".join(members) + "}"
+
+
+_HANDSHAKE_RESULT_TEXT: typing.Final = _object_text(
+    ("protocol_version", _INTEGER_TEXT),
+    ("binary_version", _STRING_TEXT),
+)
+
+
+def handshake_result_in_place(
+    data: bytes, start: int, end: int
+) -> HandshakeResult | None:
+    """The `HandshakeResult` that ``data[start:end]`` holds in its plain forms (its
+    members in declaration order, no whitespace, no escape, integers as plain
+    digits), or None: the strict decode then reads the text, and says what is wrong
+    with it.
+    """
+    found = _HANDSHAKE_RESULT_TEXT.fullmatch(data, start, end)
+    if found is None:
+        return None
+    return _new(
+        HandshakeResult,
+        protocol_version=int(found[1]),
+        binary_version=_text(found[2]),
+    )
 
 
 def _read_json_rpc_version(value: JsonValue) -> JsonRpcVersion:
@@ -2270,7 +2361,12 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             _read_an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature,
             an_extraordinarily_long_type_name_that_no_formatter_can_fit_beside_its_signature_to_value,
         ),
-        "EmptyParams": _Codec("EmptyParams", _read_empty_params, empty_params_to_value),
+        "EmptyParams": _Codec(
+            "EmptyParams",
+            _read_empty_params,
+            empty_params_to_value,
+            empty_params_in_place,
+        ),
         "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
         "ErrorResponse": _Codec(
             "ErrorResponse", _read_error_response, error_response_to_value
@@ -2279,7 +2375,10 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "HandshakeParams", _read_handshake_params, handshake_params_to_value
         ),
         "HandshakeResult": _Codec(
-            "HandshakeResult", _read_handshake_result, handshake_result_to_value
+            "HandshakeResult",
+            _read_handshake_result,
+            handshake_result_to_value,
+            handshake_result_in_place,
         ),
         "JsonRpcVersion": _Codec(
             "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value

@@ -82,11 +82,12 @@ pub fn items(contract: &Contract, file: &syn::File) -> Result<Vec<syn::Item>, Sc
 fn object_body(contract: &Contract, file: &syn::File, name: &str, members: &[Member]) -> Result<(syn::Ident, TokenStream), SchemaError> {
     let ty = ident(name);
     let fields = struct_fields(file, &ty).ok_or_else(|| bug(contract, name, "no struct of that name"))?;
+    // Each field's wire name read once: a type of many members costs no square.
+    let by_wire: std::collections::HashMap<String, &syn::Field> = fields.iter().map(|f| (super::types::wire_name(f), *f)).collect();
     let mut idents = Vec::new();
     for member in members {
-        let field = fields
-            .iter()
-            .find(|f| super::types::wire_name(f) == member.wire)
+        let field = by_wire
+            .get(&member.wire)
             .ok_or_else(|| bug(contract, name, &format!("no field for member `{}`", member.wire)))?;
         let expected = member.read.rust_type(member.required);
         let found = &field.ty;

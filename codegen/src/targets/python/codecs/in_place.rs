@@ -24,14 +24,15 @@ pub fn python_plans(contract: &Contract) -> BTreeMap<String, Plan> {
     if contract.max_depth < 2 {
         return BTreeMap::new();
     }
-    let mut out: BTreeMap<String, Plan> = plans(contract)
+    let (objects, unions): (Vec<_>, Vec<_>) = plans(contract).into_iter().partition(|(_, plan)| matches!(plan, Plan::Object(_)));
+    let mut out: BTreeMap<String, Plan> = objects
         .into_iter()
         .filter(|(_, plan)| match plan {
             Plan::Object(members) => members.iter().all(|m| m.required && !matches!(m.read, Read::Object(_))),
             Plan::Union(_) => false,
         })
         .collect();
-    let unions: Vec<(String, Plan)> = plans(contract)
+    let unions: Vec<(String, Plan)> = unions
         .into_iter()
         .filter_map(|(name, plan)| match plan {
             Plan::Union(variants) => {

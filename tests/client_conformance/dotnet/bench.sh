@@ -20,4 +20,10 @@ for dll in "$ref_dir"/*.dll; do refs+=("-r:$dll"); done
   "$root/generated/dotnet/src/Mcptest.Sdk/Coprocess.cs" "$root/generated/dotnet/src/Mcptest.Sdk/CoprocessClient.cs"
 cp "$state/testee.runtimeconfig.json" "$state/bench.runtimeconfig.json"
 mkdir -p "$root/target/client_bench"
+# The runtime waits to count calls towards a method's optimized code (tier 1) until no method was
+# compiled for the first time for this long (100 ms by default); each round's new sessions kept
+# restarting that wait, and the client ran its first, unoptimized code into the measured rounds
+# (for 11 s of a 14 s run). Counting at once lets the warm-up reach the steady state the rounds
+# measure (see Bench.cs's Main).
+export COMPlus_TC_CallCountingDelayMs=0
 "$DOTNET" "$state/bench.dll" "$root/tests/client_conformance/echo_coprocess.py" "$@" | tee "$root/target/client_bench/dotnet.txt"

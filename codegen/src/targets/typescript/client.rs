@@ -162,10 +162,11 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
         out.blank();
         // One statement, laid out as Prettier lays it out.
         out.line(format!(
-            "const {} = {{ name: {}, encodeParams: coprocess.encode{}, decodeResult: coprocess.decode{}Value, result: \"{}\" }};",
+            "const {} = {{ name: {}, encodeParams: coprocess.encode{}, decodeResult: coprocess.decode{}Value, encodeResult: coprocess.encode{}, result: \"{}\" }};",
             descriptor(name),
             js_string(&method.name),
             stem(&method.params),
+            stem(&method.result),
             stem(&method.result),
             method.result
         ));
@@ -325,7 +326,7 @@ mod tests {
         let after = render_with(method);
         let signature = "  freshDoThing(\n    params?: coprocess.EmptyParams,\n    options?: CallOptions,\n  ): Promise<coprocess.HandshakeParams> {\n    return this._call(_FRESH_DO_THING_METHOD, params, options);\n  }\n";
         assert!(after.contains(signature), "{after}");
-        let descriptor = "const _FRESH_DO_THING_METHOD = {\n  name: \"mcp.fresh.doThing\",\n  encodeParams: coprocess.encodeEmptyParams,\n  decodeResult: coprocess.decodeHandshakeParamsValue,\n";
+        let descriptor = "const _FRESH_DO_THING_METHOD = {\n  name: \"mcp.fresh.doThing\",\n  encodeParams: coprocess.encodeEmptyParams,\n  decodeResult: coprocess.decodeHandshakeParamsValue,\n  encodeResult: coprocess.encodeHandshakeParams,\n";
         assert!(after.contains(descriptor), "{after}");
         assert!(after.contains("  protected override readonly _shutdown = coprocess.MethodName.McpShutdown;\n"), "{after}");
         assert!(!after.contains("  handshake("), "the handshake is the client's own, not a method");

@@ -854,6 +854,20 @@ export function parseStrictJson(text: string): JsonValue {
   }
 }
 
+/**
+ * The value of JSON text that one container of a frame encloses (a laid-out
+ * answer's `result`), read by `JSON.parse` where it gives exactly the value
+ * the strict parser gives there (see `parsePlainly`), with one container's
+ * room less than a frame's; undefined where the strict parser must judge, or
+ * the text is not JSON: the frame's whole decode then says what is wrong.
+ */
+export function parseEnclosedJson(text: string): JsonValue | undefined {
+  const value = _parseUnchecked(text);
+  return value !== undefined && _keysMatch(text, value, _keysBelow(value, 1))
+    ? value
+    : undefined;
+}
+
 // ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 

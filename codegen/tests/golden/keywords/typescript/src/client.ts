@@ -117,6 +117,8 @@ interface _Method<P, R> {
   readonly encodeParams: (value: P) => string;
   /** The result's decoder. */
   readonly decodeResult: coprocess.ValueDecoder<R>;
+  /** The result's encoder (which lays out the session's answers). */
+  readonly encodeResult: (value: R) => string;
   /** The result's type name, for the error of an answer that does not decode. */
   readonly result: string;
 }
@@ -251,6 +253,96 @@ function _noop(): void {
 
 const _utf8 = new TextDecoder("utf-8", { fatal: true });
 
+/** What `_AnswerLayout.read` gives for an answer it cannot vouch for. */
+const _UNREAD: unique symbol = Symbol("unread");
+
+/**
+ * The id the answer layout is learnt with: the control character keeps it out
+ * of any text the encoder writes unescaped.
+ */
+const _ID_MARK = "\u0001id";
+
+/**
+ * How a success answer's line is laid out around its id and its result: the
+ * generated encoder's text of the session's first success answer, its id
+ * replaced by a mark, cut at the mark and at its result's own text (found
+ * once, and only once, after the mark). An answer to call `id` laid out so is
+ * that envelope with the call's id, its other members as the first answer had
+ * them: only its result is left to decode, as the text between the parts
+ * (which the whole answer's decode reads the same, one container deeper).
+ */
+class _AnswerLayout {
+  private constructor(
+    private readonly head: string,
+    private readonly middle: string,
+    private readonly tail: string,
+  ) {}
+
+  /** The layout of `success`, or null when its text does not cut so. */
+  static of<R>(
+    success: coprocess.SuccessResponseOf<R>,
+    encodeResult: (value: R) => string,
+  ): _AnswerLayout | null {
+    const text = coprocess.encodeSuccessResponseOf(
+      { ...success, id: _ID_MARK },
+      encodeResult,
+    );
+    const mark = coprocess.encodeRequestId(_ID_MARK);
+    const result = encodeResult(success.result);
+    const at = text.indexOf(mark);
+    if (at < 0) {
+      return null;
+    }
+    const from = at + mark.length;
+    const resultAt = text.indexOf(result, from);
+    if (resultAt < 0 || text.includes(result, resultAt + 1)) {
+      return null;
+    }
+    return new _AnswerLayout(
+      text.slice(0, at),
+      text.slice(from, resultAt),
+      text.slice(resultAt + result.length),
+    );
+  }
+
+  /**
+   * The result of the answer `text`, decoded, when it is laid out as a success
+   * answer to call `id` and its result decodes: what the decode of the whole
+   * answer gives. `_UNREAD` sends the answer to that decode (which says what is
+   * wrong, if anything is).
+   */
+  read<R>(
+    text: string,
+    id: number,
+    decode: coprocess.ValueDecoder<R>,
+  ): R | typeof _UNREAD {
+    const number = String(id);
+    const start = this.head.length + number.length + this.middle.length;
+    const end = text.length - this.tail.length;
+    if (
+      end < start ||
+      !text.startsWith(this.head) ||
+      !text.startsWith(number, this.head.length) ||
+      !text.startsWith(this.middle, this.head.length + number.length) ||
+      !text.endsWith(this.tail)
+    ) {
+      return _UNREAD;
+    }
+    const value = coprocess.parseEnclosedJson(text.slice(start, end));
+    if (value === undefined) {
+      return _UNREAD;
+    }
+    try {
+      return decode(value);
+    } catch (error) {
+      if (error instanceof coprocess.DecodeError) {
+        return _UNREAD;
+      }
+      throw error;
+    }
+  }
+}
+
 /** The constructor a session class is called with by `spawn` and `overStreams`. */
 type _SessionClass<C> = new (
   reader: Readable,
@@ -300,6 +392,10 @@ export class CoprocessSession {
   private _timerDue = 0;
   /** The deadline of the call that waits, or null when none does. */
   private _deadline: number | null = null;
+  /** How the session's success answers are laid out, learnt from its first (null: not learnt, or not to be). */
+  private _answerLayout: _AnswerLayout | null = null;
+  /** Whether the layout was sought (from the session's first success answer). */
+  private _answerLayoutSought = false;
 
   /**
    * A session over `reader` (the coprocess's stdout) and `writer` (its stdin),
@@ -553,6 +649,14 @@ export class CoprocessSession {
           : { jsonrpc: "2.0", id, method: name, params };
       const line = coprocess.encodeRequestOf(request, method.encodeParams);
       const text = await this._answer(name, line, timeoutMs, signal);
+      const layout = this._answerLayout;
+      if (layout !== null) {
+        const result = layout.read(text, id, method.decodeResult);
+        if (result !== _UNREAD) {
+          this._answered(name);
+          return result;
+        }
+      }
       let response: coprocess.ResponseOf<R>;
       try {
         response = coprocess.decodeResponseOf(text, method.decodeResult);
@@ -566,10 +670,11 @@ export class CoprocessSession {
         const problem = response.error;
         throw new RpcError(name, problem.code, problem.message, problem.data);
       }
-      if (name === this._shutdown) {
-        // The coprocess ends the session after answering: close only waits.
-        this._closed = _messages.afterShutdown;
+      if (!this._answerLayoutSought) {
+        this._answerLayoutSought = true;
+        this._answerLayout = _AnswerLayout.of(response, method.encodeResult);
       }
+      this._answered(name);
       return response.result;
     });
     if (signal === undefined) {
@@ -598,6 +703,14 @@ export class CoprocessSession {
         );
       }),
     ]);
+  }
+
+  /** Follows a success answer to `method`. */
+  private _answered(method: string): void {
+    if (method === this._shutdown) {
+      // The coprocess ends the session after answering: close only waits.
+      this._closed = _messages.afterShutdown;
+    }
   }
 
   /** Sends a request without params and reads one answer line (close ignores it). */

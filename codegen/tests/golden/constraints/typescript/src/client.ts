@@ -262,6 +262,95 @@ const _UNREAD: unique symbol = Symbol("unread");
  */
 const _ID_MARK = "\u0001id";
 
+/** The params' text a method's request line is laid out with (see `_RequestLine`). */
+const _PARAMS_MARK = '"\\u0001params"';
+
+/**
+ * A method's request line laid out once: the generated encoder's text of a
+ * request with marks for its id and its params (each found once, and only
+ * once), cut at them. A call joins the parts with its id's text and its
+ * params' text between them, in the order of `idFirst`: the encoder's text of
+ * that request.
+ */
+class _RequestLine {
+  private constructor(
+    private readonly head: string,
+    private readonly middle: string,
+    private readonly tail: string,
+    private readonly idFirst: boolean,
+  ) {}
+
+  /** The layout of `method`'s request with params, or null when its text does not cut so. */
+  static of(method: string): _RequestLine | null {
+    const text = coprocess.encodeRequestOf(
+      { jsonrpc: "2.0", id: _ID_MARK, method, params: _PARAMS_MARK },
+      (params: string) => params,
+    );
+    const id = coprocess.encodeRequestId(_ID_MARK);
+    const idAt = text.indexOf(id);
+    const paramsAt = text.indexOf(_PARAMS_MARK);
+    if (
+      idAt < 0 ||
+      paramsAt < 0 ||
+      text.includes(id, idAt + 1) ||
+      text.includes(_PARAMS_MARK, paramsAt + 1)
+    ) {
+      return null;
+    }
+    const idEnd = idAt + id.length;
+    const paramsEnd = paramsAt + _PARAMS_MARK.length;
+    return idAt < paramsAt
+      ? new _RequestLine(
+          text.slice(0, idAt),
+          text.slice(idEnd, paramsAt),
+          text.slice(paramsEnd),
+          true,
+        )
+      : new _RequestLine(
+          text.slice(0, paramsAt),
+          text.slice(paramsEnd, idAt),
+          text.slice(idEnd),
+          false,
+        );
+  }
+
+  /** The line of call `id` whose params' text is `params`. */
+  line(id: number, params: string): string {
+    return this.idFirst
+      ? this.head + String(id) + this.middle + params + this.tail
+      : this.head + params + this.middle + String(id) + this.tail;
+  }
+}
+
+/** Each method's request line with params, laid out on its first call with params. */
+const _REQUEST_LINES = new WeakMap<object, _RequestLine | null>();
+
+/** The request line (without its newline) of call `id` of `method` with `params`. */
+function _requestLine<P, R>(
+  method: _Method<P, R>,
+  id: number,
+  params: P | undefined,
+): string {
+  const name = method.name;
+  if (params === undefined) {
+    return coprocess.encodeRequestOf(
+      { jsonrpc: "2.0", id, method: name },
+      method.encodeParams,
+    );
+  }
+  let layout = _REQUEST_LINES.get(method);
+  if (layout === undefined) {
+    layout = _RequestLine.of(name);
+    _REQUEST_LINES.set(method, layout);
+  }
+  return layout !== null
+    ? layout.line(id, method.encodeParams(params))
+    : coprocess.encodeRequestOf(
+        { jsonrpc: "2.0", id, method: name, params },
+        method.encodeParams,
+      );
+}
+
 /**
  * How a success answer's line is laid out around its id and its result: the
  * generated encoder's text of the session's first success answer, its id
@@ -643,11 +732,7 @@ export class CoprocessSession {
         throw new CallAbortedError(name, _messages.aborted(name));
       }
       const id = this._nextId++;
-      const request: coprocess.RequestOf<P> =
-        params === undefined
-          ? { jsonrpc: "2.0", id, method: name }
-          : { jsonrpc: "2.0", id, method: name, params };
-      const line = coprocess.encodeRequestOf(request, method.encodeParams);
+      const line = _requestLine(method, id, params);
       const text = await this._answer(name, line, timeoutMs, signal);
       const layout = this._answerLayout;
       if (layout !== null) {

@@ -1562,7 +1562,10 @@ namespace Mcptest.Sdk
                 {
                     return false;
                 }
-                return CoprocessReader.TryDecodeEnclosed(line, first + fixedLength, length - fixedLength - tail.Length, ResultReader<TResult>.Read, out result);
+                int offset = first + fixedLength;
+                int count = length - fixedLength - tail.Length;
+                return CoprocessCodec<TResult>.Get().TryReadPlainEnclosed(line, offset, count, out result)
+                    || CoprocessReader.TryDecodeEnclosed(line, offset, count, ResultReader<TResult>.Read, out result);
             }
         }
 

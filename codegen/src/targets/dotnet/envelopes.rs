@@ -95,8 +95,9 @@ fn codecs(out: &mut Out, contract: &Contract) {
                     continue;
                 }
                 let class = type_name(&def.name);
+                let plain = if out.plans.contains_key(&def.name) { format!(", {}", super::codecs::plain::lambda(&ns, &class, &class)) } else { String::new() };
                 out.block(3, &format!("if (type == typeof({class}))"), |out| {
-                    out.line(4, &format!("return new {ns}.CoprocessCodec<{class}>({class}.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => {class}.Read(ref reader), (builder, value) => value.Write(builder));"));
+                    out.line(4, &format!("return new {ns}.CoprocessCodec<{class}>({class}.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => {class}.Read(ref reader), (builder, value) => value.Write(builder){plain});"));
                 });
             }
             out.line(3, "return null;");

@@ -29,11 +29,13 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     // And the frames' runtime (Coprocess.cs).
     "JsonCommentHandling", "NumberStyles", "ThreadStatic", "ThreadStaticAttribute",
     "TaskScheduler",
+    // Its single-pass readers.
+    "CoprocessPlainReader", "CoprocessPlainRead", "ReadOnlySpan",
 ];
 
 /// Member names every generated class declares or inherits.
 pub(crate) const RESERVED_MEMBERS: &[&str] = &[
-    "Read", "Write", "Decode", "FromJson", "ToJson", "Equals", "GetHashCode", "ToString",
+    "Read", "ReadPlain", "Write", "Decode", "FromJson", "ToJson", "Equals", "GetHashCode", "ToString",
     "GetType", "MemberwiseClone", "ReferenceEquals", "Value",
 ];
 

@@ -41,13 +41,22 @@ pub fn render_object_as(out: &mut Out, contract: &Contract, def: &TypeDef, objec
             out.line(2, &format!("public {} {} {{ get; set; }}", field_type(field), member_name(&field.name, bare(&class))));
             out.blank();
         }
-        entry_points(out, def, &class, false);
+        // A typed envelope (`param`) decodes its type parameter through the codec: no plan.
+        let plan = match (param, out.plans.get(&def.name)) {
+            (None, Some(crate::targets::readers::Plan::Object(members))) => Some(members.clone()),
+            _ => None,
+        };
+        entry_points(out, def, &class, false, plan.is_some());
         out.blank();
         object_reader(out, contract, &class, object);
         out.blank();
         let owner = param.map(|_| type_name(&def.name));
         super::codecs::fast::object_reader(out, contract, &class, object, owner.as_deref());
         out.blank();
+        if let Some(members) = plan {
+            super::codecs::plain::object_reader(out, contract, &class, object, &members);
+            out.blank();
+        }
         object_writer(out, contract, &class, object);
     });
 }
@@ -103,7 +112,7 @@ fn render_map(out: &mut Out, contract: &Contract, def: &TypeDef, value: &Ty, nam
         out.line(2, "{");
         out.line(2, "}");
         out.blank();
-        entry_points(out, def, &class, false);
+        entry_points(out, def, &class, false, false);
         out.blank();
         out.block(2, &read_signature(&out.ns, &class), |out| {
             out.line(3, &format!("{ns}.CoprocessJson.ExpectObject(json, at, expected);"));
@@ -188,7 +197,11 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
             out.line(2, &format!("public static implicit operator {class}({vt} value) => new {class}(value);"));
             out.blank();
         }
-        entry_points(out, def, &class, false);
+        let plan = match (param, out.plans.get(&def.name)) {
+            (None, Some(crate::targets::readers::Plan::Union(read))) => Some(read.clone()),
+            _ => None,
+        };
+        entry_points(out, def, &class, false, plan.is_some());
         out.blank();
         union_reader(out, &class, variants, classes);
         out.blank();
@@ -196,6 +209,10 @@ pub fn render_union_as(out: &mut Out, contract: &Contract, def: &TypeDef, varian
         let owner = param.map(|_| type_name(&def.name));
         super::codecs::fast::union_reader(out, &class, variants, classes, early, owner.as_deref());
         out.blank();
+        if let Some(read) = plan {
+            super::codecs::plain::union_reader(out, contract, &class, &read);
+            out.blank();
+        }
         out.block(2, "internal void Write(global::System.Text.StringBuilder builder)", |out| {
             out.block(3, "switch (Value)", |out| {
                 for (i, vt) in classes.iter().enumerate() {
@@ -238,7 +255,7 @@ fn render_enum(out: &mut Out, def: &TypeDef, values: &[String]) {
             });
         });
         out.blank();
-        entry_points(out, def, &class, true);
+        entry_points(out, def, &class, true, false);
         out.blank();
         let problem = if let [only] = values {
             format!("expected {}, got ", json_string(only))
@@ -298,7 +315,7 @@ fn render_id(out: &mut Out, def: &TypeDef) {
         summary(out, 2, "The id as text (an integer in invariant digits).");
         out.line(2, "public override string ToString() => Text ?? (Integer ?? 0).ToString(global::System.Globalization.CultureInfo.InvariantCulture);");
         out.blank();
-        entry_points(out, def, &class, false);
+        entry_points(out, def, &class, false, false);
         out.blank();
         out.block(2, &read_signature(&out.ns, &class), |out| {
             out.block(3, "if (json.ValueKind == global::System.Text.Json.JsonValueKind.String)", |out| {

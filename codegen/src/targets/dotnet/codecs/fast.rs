@@ -40,6 +40,23 @@ fn key_fields(out: &mut Out, keys: Vec<(String, &str)>, owner: Option<&str>) -> 
     keys.into_iter().map(|(name, _)| name).collect()
 }
 
+/// The names of a closed object's member keys (`KeySuccess`), each with its wire name: the
+/// one-pass reader declares them, the single-pass reader ([`super::plain`]) compares with them.
+pub fn object_keys<'a>(class: &str, object: &'a ObjectType) -> Vec<(String, &'a str)> {
+    let members: Vec<String> = object.fields.iter().map(|f| member_name(&f.name, bare(class))).collect();
+    members
+        .iter()
+        .zip(&object.fields)
+        .map(|(member, f)| {
+            let mut key = key_field(member);
+            while members.contains(&key) {
+                key.push('_'); // a property of that name exists (`key_id` next to `id`)
+            }
+            (key, f.name.as_str())
+        })
+        .collect()
+}
+
 /// The expression reading a value of type `ty` off `reader` (positioned on its first token).
 pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> String {
     let ns = crate::targets::dotnet::runtime_ns(contract);
@@ -123,19 +140,7 @@ pub fn read_expr(contract: &Contract, ty: &Ty, reader: &str, depth: usize) -> St
 /// The one-pass reader of a closed object: each declared member at most once, every required one.
 pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, owner: Option<&str>) {
     let ns = out.ns.clone();
-    let members: Vec<String> = object.fields.iter().map(|f| member_name(&f.name, bare(class))).collect();
-    let keys: Vec<(String, &str)> = members
-        .iter()
-        .zip(&object.fields)
-        .map(|(member, f)| {
-            let mut key = key_field(member);
-            while members.contains(&key) {
-                key.push('_'); // a property of that name exists (`key_id` next to `id`)
-            }
-            (key, f.name.as_str())
-        })
-        .collect();
-    let keys = key_fields(out, keys, owner);
+    let keys = key_fields(out, object_keys(class, object), owner);
     if object.fields.len() > 64 {
         // More members than one bit mask tracks: the careful reader decides.
         out.block(2, &signature(class), |out| out.line(3, &format!("throw {ns}.CoprocessReader.Fallback();")));

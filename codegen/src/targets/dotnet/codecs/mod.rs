@@ -4,6 +4,7 @@
 //! that run first are in [`fast`].
 
 pub mod fast;
+pub mod plain;
 
 use super::docs::summary;
 use super::names::{enum_wire_name, json_string, local_name, member_name, string_literal, type_name};
@@ -193,12 +194,18 @@ pub fn write_stmt(contract: &Contract, ty: &Ty, value: &str, builder: &str, dept
 }
 
 /// `Decode`, `FromJson` and `ToJson` of a class (`reader` holds `Read`).
-pub fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: bool) {
+/// `plain`: the class has a single-pass reader, which `Decode` tries first.
+pub fn entry_points(out: &mut Out, def: &TypeDef, class: &str, is_static_writer: bool, plain: bool) {
     let ns = out.ns.clone();
     let name = &def.name;
     summary(out, 2, &format!("Decodes a `{name}` strictly from one frame's JSON text."));
     out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The text breaks the JSON-text rules or is not a <c>{name}</c>.</exception>"));
-    out.block(2, &format!("public static {class} Decode(string json)"), |out| fast_then_careful(out, def, class, &format!("{ns}.CoprocessJson.Parse(json)")));
+    out.block(2, &format!("public static {class} Decode(string json)"), |out| {
+        if plain {
+            self::plain::decode_first(out, class);
+        }
+        fast_then_careful(out, def, class, &format!("{ns}.CoprocessJson.Parse(json)"))
+    });
     out.blank();
     summary(out, 2, &format!("Decodes a `{name}` strictly from an already-parsed value (the JSON-text rules are checked on it too)."));
     out.line(2, &format!("/// <exception cref=\"{ns}.CoprocessDecodeException\">The value is not a <c>{name}</c>.</exception>"));

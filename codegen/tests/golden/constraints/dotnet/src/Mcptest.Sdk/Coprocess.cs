@@ -2171,6 +2171,10 @@ namespace Mcptest.Sdk
         /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>EmptyParams</c>.</exception>
         public static EmptyParams Decode(string json)
         {
+            if (global::Mcptest.Sdk.CoprocessPlainReader.TryDecode(json, (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out EmptyParams read) => EmptyParams.ReadPlain(ref reader, out read), out EmptyParams plain))
+            {
+                return plain;
+            }
             if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out EmptyParams value))
             {
                 return value;
@@ -2234,6 +2238,17 @@ namespace Mcptest.Sdk
                 throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new EmptyParams();
+        }
+
+        internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out EmptyParams value)
+        {
+            value = null!;
+            if (!reader.Open(out bool more) || more)
+            {
+                return false;
+            }
+            value = new EmptyParams();
+            return true;
         }
 
         internal void Write(global::System.Text.StringBuilder builder)
@@ -2939,6 +2954,10 @@ namespace Mcptest.Sdk
         /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeParams</c>.</exception>
         public static HandshakeParams Decode(string json)
         {
+            if (global::Mcptest.Sdk.CoprocessPlainReader.TryDecode(json, (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeParams read) => HandshakeParams.ReadPlain(ref reader, out read), out HandshakeParams plain))
+            {
+                return plain;
+            }
             if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeParams value))
             {
                 return value;
@@ -3069,6 +3088,68 @@ namespace Mcptest.Sdk
             };
         }
 
+        internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeParams value)
+        {
+            value = null!;
+            if (!reader.Open(out bool more))
+            {
+                return false;
+            }
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string? _sdk = null;
+            string? _sdkVersion = null;
+            while (more)
+            {
+                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                {
+                    return false;
+                }
+                if (key.SequenceEqual(KeyProtocolVersion))
+                {
+                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                    {
+                        return false;
+                    }
+                    _protocolVersion = read0;
+                }
+                else if (key.SequenceEqual(KeySdk))
+                {
+                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                    {
+                        return false;
+                    }
+                    _sdk = read1;
+                }
+                else if (key.SequenceEqual(KeySdkVersion))
+                {
+                    if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
+                    {
+                        return false;
+                    }
+                    _sdkVersion = read2;
+                }
+                else
+                {
+                    return false;
+                }
+                if (!reader.Next(out more))
+                {
+                    return false;
+                }
+            }
+            if ((seen & 1UL) != 1UL)
+            {
+                return false;
+            }
+            value = new HandshakeParams(_protocolVersion)
+            {
+                Sdk = _sdk,
+                SdkVersion = _sdkVersion,
+            };
+            return true;
+        }
+
         internal void Write(global::System.Text.StringBuilder builder)
         {
             builder.Append('{');
@@ -3119,6 +3200,10 @@ namespace Mcptest.Sdk
         /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>HandshakeResult</c>.</exception>
         public static HandshakeResult Decode(string json)
         {
+            if (global::Mcptest.Sdk.CoprocessPlainReader.TryDecode(json, (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeResult read) => HandshakeResult.ReadPlain(ref reader, out read), out HandshakeResult plain))
+            {
+                return plain;
+            }
             if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out HandshakeResult value))
             {
                 return value;
@@ -3231,6 +3316,55 @@ namespace Mcptest.Sdk
                 throw global::Mcptest.Sdk.CoprocessReader.Fallback();
             }
             return new HandshakeResult(_protocolVersion, _binaryVersion);
+        }
+
+        internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeResult value)
+        {
+            value = null!;
+            if (!reader.Open(out bool more))
+            {
+                return false;
+            }
+            ulong seen = 0;
+            long _protocolVersion = default!;
+            string _binaryVersion = default!;
+            while (more)
+            {
+                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                {
+                    return false;
+                }
+                if (key.SequenceEqual(KeyProtocolVersion))
+                {
+                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                    {
+                        return false;
+                    }
+                    _protocolVersion = read0;
+                }
+                else if (key.SequenceEqual(KeyBinaryVersion))
+                {
+                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                    {
+                        return false;
+                    }
+                    _binaryVersion = read1;
+                }
+                else
+                {
+                    return false;
+                }
+                if (!reader.Next(out more))
+                {
+                    return false;
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                return false;
+            }
+            value = new HandshakeResult(_protocolVersion, _binaryVersion);
+            return true;
         }
 
         internal void Write(global::System.Text.StringBuilder builder)
@@ -5367,6 +5501,10 @@ namespace Mcptest.Sdk
         /// <exception cref="global::Mcptest.Sdk.CoprocessDecodeException">The text breaks the JSON-text rules or is not a <c>Point</c>.</exception>
         public static Point Decode(string json)
         {
+            if (global::Mcptest.Sdk.CoprocessPlainReader.TryDecode(json, (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Point read) => Point.ReadPlain(ref reader, out read), out Point plain))
+            {
+                return plain;
+            }
             if (global::Mcptest.Sdk.CoprocessReader.TryDecode(json, (ref global::System.Text.Json.Utf8JsonReader reader) => Read(ref reader), out Point value))
             {
                 return value;
@@ -5498,6 +5636,67 @@ namespace Mcptest.Sdk
             {
                 Label = _label,
             };
+        }
+
+        internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Point value)
+        {
+            value = null!;
+            if (!reader.Open(out bool more))
+            {
+                return false;
+            }
+            ulong seen = 0;
+            long _x = default!;
+            long _y = default!;
+            string? _label = null;
+            while (more)
+            {
+                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                {
+                    return false;
+                }
+                if (key.SequenceEqual(KeyX))
+                {
+                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                    {
+                        return false;
+                    }
+                    _x = read0;
+                }
+                else if (key.SequenceEqual(KeyY))
+                {
+                    if (!reader.Once(ref seen, 1UL << 1) || !reader.Integer(out long read1))
+                    {
+                        return false;
+                    }
+                    _y = read1;
+                }
+                else if (key.SequenceEqual(KeyLabel))
+                {
+                    if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
+                    {
+                        return false;
+                    }
+                    _label = read2;
+                }
+                else
+                {
+                    return false;
+                }
+                if (!reader.Next(out more))
+                {
+                    return false;
+                }
+            }
+            if ((seen & 3UL) != 3UL)
+            {
+                return false;
+            }
+            value = new Point(_x, _y)
+            {
+                Label = _label,
+            };
+            return true;
         }
 
         internal void Write(global::System.Text.StringBuilder builder)
@@ -8474,7 +8673,7 @@ namespace Mcptest.Sdk
             }
             if (type == typeof(EmptyParams))
             {
-                return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<EmptyParams>(EmptyParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => EmptyParams.Read(ref reader), (builder, value) => value.Write(builder), (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out EmptyParams read) => EmptyParams.ReadPlain(ref reader, out read));
             }
             if (type == typeof(ErrorObject))
             {
@@ -8494,11 +8693,11 @@ namespace Mcptest.Sdk
             }
             if (type == typeof(HandshakeParams))
             {
-                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeParams>(HandshakeParams.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeParams.Read(ref reader), (builder, value) => value.Write(builder), (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeParams read) => HandshakeParams.ReadPlain(ref reader, out read));
             }
             if (type == typeof(HandshakeResult))
             {
-                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<HandshakeResult>(HandshakeResult.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => HandshakeResult.Read(ref reader), (builder, value) => value.Write(builder), (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeResult read) => HandshakeResult.ReadPlain(ref reader, out read));
             }
             if (type == typeof(Headers))
             {
@@ -8538,7 +8737,7 @@ namespace Mcptest.Sdk
             }
             if (type == typeof(Point))
             {
-                return new global::Mcptest.Sdk.CoprocessCodec<Point>(Point.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Point.Read(ref reader), (builder, value) => value.Write(builder));
+                return new global::Mcptest.Sdk.CoprocessCodec<Point>(Point.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Point.Read(ref reader), (builder, value) => value.Write(builder), (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Point read) => Point.ReadPlain(ref reader, out read));
             }
             if (type == typeof(Polygon))
             {
@@ -9891,6 +10090,252 @@ namespace Mcptest.Sdk
         }
     }
 
+    /// <summary>Reads one value in its plain forms; false when the reader gave up on it.</summary>
+    internal delegate bool CoprocessPlainRead<T>(ref CoprocessPlainReader reader, out T value);
+
+    /// <summary>
+    /// The single-pass reader of a value in its plain forms, as the binary writes them: no
+    /// whitespace, objects of booleans, strings without an escape or a control character, integers
+    /// of plain digits (no sign on an unsigned one, no <c>-0</c>, no leading zero, no fraction or
+    /// exponent, within 2^53 - 1), <c>null</c> and such objects, nesting within its room. The
+    /// generated <c>ReadPlain</c> of each type the readers' plan gives one reads with it, and gives
+    /// up (false) on anything else: a key seen twice, an undeclared or a missing member too. What it
+    /// gives up on goes to the one-pass and careful decoders, which decide and word the problem.
+    /// </summary>
+    internal ref struct CoprocessPlainReader
+    {
+        private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
+
+        private readonly ReadOnlySpan<byte> text;
+        private int at;
+        private int room;
+
+        private CoprocessPlainReader(ReadOnlySpan<byte> text, int room)
+        {
+            this.text = text;
+            at = 0;
+            this.room = room;
+        }
+
+        /// <summary>Decodes one frame's text with <paramref name="read"/>; false when it gave up.</summary>
+        internal static bool TryDecode<T>(string json, CoprocessPlainRead<T> read, out T value)
+        {
+            value = default!;
+            byte[] utf8 = ArrayPool<byte>.Shared.Rent(StrictUtf8.GetMaxByteCount(json.Length));
+            try
+            {
+                int length;
+                try
+                {
+                    length = StrictUtf8.GetBytes(json, 0, json.Length, utf8, 0);
+                }
+                catch (ArgumentException)
+                {
+                    return false;
+                }
+                return TryRead(new ReadOnlySpan<byte>(utf8, 0, length), Coprocess.MaxDepth, read, out value);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(utf8);
+            }
+        }
+
+        /// <summary>
+        /// Decodes the text of a value one container of a frame encloses (valid UTF-8 already: the
+        /// caller checked it), <paramref name="count"/> bytes from <paramref name="offset"/>, with one
+        /// container's room less than a frame's; false when it gave up.
+        /// </summary>
+        internal static bool TryDecodeEnclosed<T>(byte[] text, int offset, int count, CoprocessPlainRead<T> read, out T value)
+        {
+            return TryRead(new ReadOnlySpan<byte>(text, offset, count), Coprocess.MaxDepth - 1, read, out value);
+        }
+
+        private static bool TryRead<T>(ReadOnlySpan<byte> text, int room, CoprocessPlainRead<T> read, out T value)
+        {
+            var reader = new CoprocessPlainReader(text, room);
+            return read(ref reader, out value) && reader.at == text.Length;
+        }
+
+        /// <summary>Opens an object: false when none starts here or there is no room for it; <paramref name="more"/> when it has members.</summary>
+        internal bool Open(out bool more)
+        {
+            more = false;
+            if (room < 1 || !Eat((byte)'{'))
+            {
+                return false;
+            }
+            more = !Eat((byte)'}');
+            if (more)
+            {
+                room--;
+            }
+            return true;
+        }
+
+        /// <summary>Reads a member's key and its colon, as its UTF-8 bytes.</summary>
+        internal bool Key(out ReadOnlySpan<byte> key)
+        {
+            return Plain(out key) && Eat((byte)':');
+        }
+
+        /// <summary>Marks the member of <paramref name="bit"/> as seen; false when it was (a key seen twice).</summary>
+        internal bool Once(ref ulong seen, ulong bit)
+        {
+            if ((seen & bit) != 0)
+            {
+                return false;
+            }
+            seen |= bit;
+            return true;
+        }
+
+        /// <summary>Reads what follows a member: a comma (<paramref name="more"/>) or the object's end.</summary>
+        internal bool Next(out bool more)
+        {
+            more = Eat((byte)',');
+            if (more)
+            {
+                return true;
+            }
+            if (!Eat((byte)'}'))
+            {
+                return false;
+            }
+            room++;
+            return true;
+        }
+
+        internal bool Boolean(out bool value)
+        {
+            value = Literal(TrueText);
+            return value || Literal(FalseText);
+        }
+
+        internal bool String(out string value)
+        {
+            value = string.Empty;
+            if (!Plain(out ReadOnlySpan<byte> bytes))
+            {
+                return false;
+            }
+            value = bytes.Length == 0 ? string.Empty : StrictUtf8.GetString(bytes);
+            return true;
+        }
+
+        internal bool NullableString(out string? value)
+        {
+            value = null;
+            if (Literal(NullText))
+            {
+                return true;
+            }
+            bool read = String(out string text);
+            value = text;
+            return read;
+        }
+
+        /// <summary>Reads <c>null</c> as the value an "any" member holds.</summary>
+        internal bool Null(out JsonElement value)
+        {
+            value = CoprocessReader.NullValue;
+            return Literal(NullText);
+        }
+
+        /// <summary>Reads an integer of at least 0.</summary>
+        internal bool Unsigned(out long value)
+        {
+            value = 0;
+            return Digits(ref value);
+        }
+
+        internal bool Integer(out long value)
+        {
+            value = 0;
+            bool negative = Eat((byte)'-');
+            if (!Digits(ref value) || (negative && value == 0))
+            {
+                return false;
+            }
+            value = negative ? -value : value;
+            return true;
+        }
+
+        private static ReadOnlySpan<byte> TrueText => new byte[] { (byte)'t', (byte)'r', (byte)'u', (byte)'e' };
+
+        private static ReadOnlySpan<byte> FalseText => new byte[] { (byte)'f', (byte)'a', (byte)'l', (byte)'s', (byte)'e' };
+
+        private static ReadOnlySpan<byte> NullText => new byte[] { (byte)'n', (byte)'u', (byte)'l', (byte)'l' };
+
+        private bool Eat(byte expected)
+        {
+            if (at < text.Length && text[at] == expected)
+            {
+                at++;
+                return true;
+            }
+            return false;
+        }
+
+        private bool Literal(ReadOnlySpan<byte> word)
+        {
+            if (!text.Slice(at).StartsWith(word))
+            {
+                return false;
+            }
+            at += word.Length;
+            return true;
+        }
+
+        /// <summary>A string's bytes between its quotes: none an escape or a control character.</summary>
+        private bool Plain(out ReadOnlySpan<byte> bytes)
+        {
+            bytes = default;
+            if (!Eat((byte)'"'))
+            {
+                return false;
+            }
+            int start = at;
+            while (at < text.Length)
+            {
+                byte current = text[at];
+                if (current == (byte)'"')
+                {
+                    bytes = text.Slice(start, at - start);
+                    at++;
+                    return true;
+                }
+                if (current == (byte)'\\' || current < 0x20)
+                {
+                    return false;
+                }
+                at++;
+            }
+            return false;
+        }
+
+        /// <summary>Plain digits within 2^53 - 1, no leading zero, no fraction or exponent after them.</summary>
+        private bool Digits(ref long value)
+        {
+            int start = at;
+            while (at < text.Length && text[at] >= (byte)'0' && text[at] <= (byte)'9')
+            {
+                if (at - start == 16)
+                {
+                    return false;
+                }
+                value = (value * 10) + (text[at] - (byte)'0');
+                at++;
+            }
+            int count = at - start;
+            if (count == 0 || (count > 1 && text[start] == (byte)'0') || value > CoprocessJson.MaxSafeInteger)
+            {
+                return false;
+            }
+            return at == text.Length || (text[at] != (byte)'.' && text[at] != (byte)'e' && text[at] != (byte)'E');
+        }
+    }
+
     /// <summary>Reads one value off a reader positioned on its first token, leaving it on the last.</summary>
     internal delegate T CoprocessRead<T>(ref Utf8JsonReader reader);
 
@@ -9905,7 +10350,7 @@ namespace Mcptest.Sdk
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
 
         // The literals as values: an element never changes, so every decode can share them.
-        private static readonly JsonElement NullValue = Literal("null");
+        internal static readonly JsonElement NullValue = Literal("null");
         private static readonly JsonElement TrueValue = Literal("true");
         private static readonly JsonElement FalseValue = Literal("false");
 
@@ -10350,12 +10795,14 @@ namespace Mcptest.Sdk
         private readonly Func<JsonElement, CoprocessPath?, string, T> careful;
         private readonly CoprocessRead<T> fast;
         private readonly Action<StringBuilder, T> write;
+        private readonly CoprocessPlainRead<T>? plain;
 
-        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write)
+        internal CoprocessCodec(Func<JsonElement, CoprocessPath?, string, T> careful, CoprocessRead<T> fast, Action<StringBuilder, T> write, CoprocessPlainRead<T>? plain = null)
         {
             this.careful = careful;
             this.fast = fast;
             this.write = write;
+            this.plain = plain;
         }
 
         /// <summary>The codec of <typeparamref name="T"/>.</summary>
@@ -10378,6 +10825,20 @@ namespace Mcptest.Sdk
         internal void Write(StringBuilder builder, T value)
         {
             write(builder, value);
+        }
+
+        /// <summary>
+        /// Reads the text of a value one container of a frame encloses with the type's single-pass
+        /// reader (see <see cref="CoprocessPlainReader"/>); false when the type has none or it gave up.
+        /// </summary>
+        internal bool TryReadPlainEnclosed(byte[] text, int offset, int count, out T value)
+        {
+            if (plain == null)
+            {
+                value = default!;
+                return false;
+            }
+            return CoprocessPlainReader.TryDecodeEnclosed(text, offset, count, plain, out value);
         }
     }
 }

@@ -1,0 +1,132 @@
+//! The single-pass readers: `ReadPlain(ref CoprocessPlainReader, out T)` per type the
+//! readers' plan ([`crate::targets::readers`]) gives one, reading the plain forms the binary
+//! writes straight off the UTF-8 text. They never word a problem: on anything else they give up
+//! (false), and the one-pass and careful decoders run as before.
+
+use super::super::mapping::{bare, field_type, required};
+use super::super::names::{local_name, member_name, type_name};
+use super::super::Out;
+use super::reader_of;
+use crate::model::{Contract, ObjectType, Ty};
+use crate::targets::readers::{Member, Read};
+
+/// The signature of a type's single-pass reader.
+pub fn signature(ns: &str, class: &str) -> String {
+    format!("internal static bool ReadPlain(ref {ns}.CoprocessPlainReader reader, out {class} value)")
+}
+
+/// A lambda reading one value with `class`'s single-pass reader (for `CoprocessPlainReader.TryDecode`
+/// and the codec).
+pub fn lambda(ns: &str, class: &str, reader: &str) -> String {
+    format!("(ref {ns}.CoprocessPlainReader reader, out {class} read) => {reader}.ReadPlain(ref reader, out read)")
+}
+
+/// `Decode`'s first try, for a type with a single-pass reader.
+pub fn decode_first(out: &mut Out, class: &str) {
+    let ns = out.ns.clone();
+    let read = lambda(&ns, class, class);
+    out.block(3, &format!("if ({ns}.CoprocessPlainReader.TryDecode(json, {read}, out {class} plain))"), |out| out.line(4, "return plain;"));
+}
+
+/// The single-pass reader of a closed object whose members the plan reads (`members`, in
+/// declaration order, as `object.fields`): each member at most once, in any order, every
+/// required one.
+pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, members: &[Member]) {
+    let ns = out.ns.clone();
+    let keys = super::fast::object_keys(class, object);
+    out.block(2, &signature(&ns, class), |out| {
+        if object.fields.len() > 64 {
+            // More members than one bit mask tracks: the other decoders decide.
+            out.line(3, "value = null!;");
+            out.line(3, "return false;");
+            return;
+        }
+        out.line(3, "value = null!;");
+        if object.fields.is_empty() {
+            out.block(3, "if (!reader.Open(out bool more) || more)", |out| out.line(4, "return false;"));
+            construct(out, class, object);
+            out.line(3, "return true;");
+            return;
+        }
+        out.block(3, "if (!reader.Open(out bool more))", |out| out.line(4, "return false;"));
+        out.line(3, "ulong seen = 0;");
+        for field in &object.fields {
+            let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
+            out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
+        }
+        out.block(3, "while (more)", |out| {
+            out.block(4, "if (!reader.Key(out global::System.ReadOnlySpan<byte> key))", |out| out.line(5, "return false;"));
+            for (bit, ((field, (key, _)), member)) in object.fields.iter().zip(&keys).zip(members).enumerate() {
+                let test = format!("key.SequenceEqual({key})");
+                out.block(4, &if bit == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
+                    let read = format!("read{bit}");
+                    let call = read_call(contract, &member.read, &read);
+                    out.block(5, &format!("if (!reader.Once(ref seen, 1UL << {bit}) || !{call})"), |out| out.line(6, "return false;"));
+                    out.line(5, &format!("{} = {read};", local_name(&field.name)));
+                });
+            }
+            out.block(4, "else", |out| out.line(5, "return false;"));
+            out.block(4, "if (!reader.Next(out more))", |out| out.line(5, "return false;"));
+        });
+        let mask: u64 = object.fields.iter().enumerate().filter(|(_, f)| f.required).map(|(bit, _)| 1u64 << bit).sum();
+        if mask != 0 {
+            out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "return false;"));
+        }
+        construct(out, class, object);
+        out.line(3, "return true;");
+    });
+}
+
+/// The call reading one member's value into a new local `read`.
+fn read_call(contract: &Contract, read: &Read, local: &str) -> String {
+    match read {
+        Read::Boolean => format!("reader.Boolean(out bool {local})"),
+        Read::String => format!("reader.String(out string {local})"),
+        Read::NullableString => format!("reader.NullableString(out string? {local})"),
+        Read::Unsigned => format!("reader.Unsigned(out long {local})"),
+        Read::Integer => format!("reader.Integer(out long {local})"),
+        Read::Null => format!("reader.Null(out global::System.Text.Json.JsonElement {local})"),
+        Read::Object(name) => format!("{}.ReadPlain(ref reader, out {} {local})", reader_of(contract, name), type_name(name)),
+    }
+}
+
+/// `value = new T(required locals) { Optional = local, ... };`
+fn construct(out: &mut Out, class: &str, object: &ObjectType) {
+    let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
+    let optional: Vec<_> = object.fields.iter().filter(|f| !f.required).collect();
+    if optional.is_empty() {
+        out.line(3, &format!("value = new {class}({});", args.join(", ")));
+        return;
+    }
+    out.line(3, &format!("value = new {class}({})", args.join(", ")));
+    out.line(3, "{");
+    for field in optional {
+        out.line(4, &format!("{} = {},", member_name(&field.name, bare(class)), local_name(&field.name)));
+    }
+    out.line(3, "};");
+}
+
+/// The single-pass reader of a union told apart by shape: its variants that have one
+/// (`variants`, by type name, in declaration order) tried in turn from the same place; the
+/// first that reads the text is the variant the other decoders pick (each requires its own
+/// discriminator).
+pub fn union_reader(out: &mut Out, contract: &Contract, class: &str, variants: &[String]) {
+    let ns = out.ns.clone();
+    out.block(2, &signature(&ns, class), |out| {
+        if variants.len() > 1 {
+            out.line(3, &format!("{ns}.CoprocessPlainReader start = reader;"));
+        }
+        for (i, variant) in variants.iter().enumerate() {
+            if i > 0 {
+                out.line(3, "reader = start;");
+            }
+            let read = format!("variant{i}");
+            out.block(3, &format!("if ({}.ReadPlain(ref reader, out {} {read}))", reader_of(contract, variant), type_name(variant)), |out| {
+                out.line(4, &format!("value = new {class}({read});"));
+                out.line(4, "return true;");
+            });
+        }
+        out.line(3, "value = null!;");
+        out.line(3, "return false;");
+    });
+}

@@ -4,8 +4,8 @@
 //! in one pass over the text, without the strict decode's passes, and what
 //! each member reads. Each target that has such readers renders them from
 //! this plan ([`super::rust`]'s `read_in_place`, [`super::python`]'s
-//! `…_in_place`); what a reader gives up on goes to the strict decode, so
-//! no error changes.
+//! `…_in_place`, [`super::dotnet`]'s `ReadPlain`); what a reader gives up on
+//! goes to the strict decode, so no error changes.
 
 use std::collections::BTreeMap;
 

@@ -130,3 +130,42 @@ pub fn union_reader(out: &mut Out, contract: &Contract, class: &str, variants: &
         out.line(3, "return false;");
     });
 }
+
+#[cfg(test)]
+mod tests {
+    fn v2_frames() -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/ipc/v2.json");
+        let (contract, _) = crate::load::load(&path, "schemas/ipc/v2.json").expect("the schema loads");
+        let files = crate::targets::dotnet::generate(&contract).expect("renders");
+        files.into_iter().find(|(path, _)| path.ends_with("Coprocess.cs")).map(|(_, text)| text).expect("the frames file")
+    }
+
+    /// The body of `class`'s member whose signature line contains `signature`.
+    fn member<'a>(text: &'a str, class: &str, signature: &str) -> Option<&'a str> {
+        let class_at = text.find(&format!("public sealed class {class}\n"))?;
+        let rest = &text[class_at..];
+        let end = rest.find("\n    }\n").unwrap_or(rest.len());
+        let body = &rest[..end];
+        let at = body.find(signature)?;
+        let tail = &body[at..];
+        Some(&tail[..tail.find("\n        }\n").unwrap_or(tail.len())])
+    }
+
+    #[test]
+    fn v2s_planned_types_read_plain_and_the_rest_do_not() {
+        let text = v2_frames();
+        let verdict = member(&text, "Verdict", "internal static bool ReadPlain(").expect("Verdict has a reader");
+        for read in ["reader.Boolean(out bool read0)", "reader.Null(out global::System.Text.Json.JsonElement read1)", "reader.NullableString(out string? read2)", "reader.Unsigned(out long read4)"] {
+            assert!(verdict.contains(read), "{read} in {verdict}");
+        }
+        assert!(verdict.contains("if ((seen & 31UL) != 31UL)"), "{verdict}");
+        // The call result reads its verdict variant in place; the passthrough (an array of content) has no reader.
+        let call = member(&text, "CallResult", "internal static bool ReadPlain(").expect("CallResult has a reader");
+        assert!(call.contains("Verdict.ReadPlain(ref reader, out Verdict variant0)") && !call.contains("ToolCallPassthrough"), "{call}");
+        assert!(member(&text, "ToolCallPassthrough", "ReadPlain(").is_none());
+        assert!(member(&text, "CallResult", "public static CallResult Decode(string json)").is_some_and(|d| d.contains("CoprocessPlainReader.TryDecode(json")));
+        // A typed envelope decodes its type parameter through the codec: no reader of its own.
+        assert!(member(&text, "RequestOf<TParams> where TParams : class", "ReadPlain(").is_none());
+        assert!(text.contains("new global::Mcptest.Sdk.CoprocessCodec<Verdict>(Verdict.Read, (ref global::System.Text.Json.Utf8JsonReader reader) => Verdict.Read(ref reader), (builder, value) => value.Write(builder), (ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Verdict read) => Verdict.ReadPlain(ref reader, out read));"));
+    }
+}

@@ -5777,8 +5777,16 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            value = bytes.Length == 0 ? string.Empty : StrictUtf8.GetString(bytes);
-            return true;
+            try
+            {
+                value = bytes.Length == 0 ? string.Empty : StrictUtf8.GetString(bytes);
+                return true;
+            }
+            catch (ArgumentException)
+            {
+                // Not UTF-8 (the callers' text always is): the other decoders word it.
+                return false;
+            }
         }
 
         internal bool NullableString(out string? value)

@@ -307,12 +307,18 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
 
 /// `return new T(required locals) { Optional = local, ... };` at the decoder's body level.
 pub fn construct_from_locals(out: &mut Out, class: &str, object: &ObjectType) {
+    construct_into(out, "return", class, object);
+}
+
+/// `{into} new T(required locals) { Optional = local, ... };` at the decoder's body level
+/// (`into`: `return`, or an assignment such as `value =`).
+pub fn construct_into(out: &mut Out, into: &str, class: &str, object: &ObjectType) {
     let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
     let optional: Vec<&Field> = object.fields.iter().filter(|f| !f.required).collect();
     if optional.is_empty() {
-        out.line(3, &format!("return new {class}({});", args.join(", ")));
+        out.line(3, &format!("{into} new {class}({});", args.join(", ")));
     } else {
-        out.line(3, &format!("return new {class}({})", args.join(", ")));
+        out.line(3, &format!("{into} new {class}({})", args.join(", ")));
         out.line(3, "{");
         for field in optional {
             out.line(4, &format!("{} = {},", member_name(&field.name, bare(class)), local_name(&field.name)));

@@ -3,8 +3,8 @@
 //! writes straight off the UTF-8 text. They never word a problem: on anything else they give up
 //! (false), and the one-pass and careful decoders run as before.
 
-use super::super::mapping::{bare, field_type, required};
-use super::super::names::{local_name, member_name, type_name};
+use super::super::mapping::field_type;
+use super::super::names::{local_name, type_name};
 use super::super::Out;
 use super::reader_of;
 use crate::model::{Contract, ObjectType, Ty};
@@ -44,7 +44,7 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
         out.line(3, "value = null!;");
         if object.fields.is_empty() {
             out.block(3, "if (!reader.Open(out bool more) || more)", |out| out.line(4, "return false;"));
-            construct(out, class, object);
+            super::construct_into(out, "value =", class, object);
             out.line(3, "return true;");
             return;
         }
@@ -72,7 +72,7 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
         if mask != 0 {
             out.block(3, &format!("if ((seen & {mask}UL) != {mask}UL)"), |out| out.line(4, "return false;"));
         }
-        construct(out, class, object);
+        super::construct_into(out, "value =", class, object);
         out.line(3, "return true;");
     });
 }
@@ -88,22 +88,6 @@ fn read_call(contract: &Contract, read: &Read, local: &str) -> String {
         Read::Null => format!("reader.Null(out global::System.Text.Json.JsonElement {local})"),
         Read::Object(name) => format!("{}.ReadPlain(ref reader, out {} {local})", reader_of(contract, name), type_name(name)),
     }
-}
-
-/// `value = new T(required locals) { Optional = local, ... };`
-fn construct(out: &mut Out, class: &str, object: &ObjectType) {
-    let args: Vec<String> = required(object).map(|f| local_name(&f.name)).collect();
-    let optional: Vec<_> = object.fields.iter().filter(|f| !f.required).collect();
-    if optional.is_empty() {
-        out.line(3, &format!("value = new {class}({});", args.join(", ")));
-        return;
-    }
-    out.line(3, &format!("value = new {class}({})", args.join(", ")));
-    out.line(3, "{");
-    for field in optional {
-        out.line(4, &format!("{} = {},", member_name(&field.name, bare(class)), local_name(&field.name)));
-    }
-    out.line(3, "};");
 }
 
 /// The single-pass reader of a union told apart by shape: its variants that have one

@@ -47,7 +47,9 @@ pub enum Plan {
 
 /// The types that get a reader, and what each reads. An object gets one
 /// when every member is of a kind [`Read`] names (an optional member: not
-/// nullable, not any value); a union told apart by shape when one of its
+/// nullable, not any value) and its name is a plain key (no `"`, `\` or
+/// control character: a reader may look for it as the text would hold it,
+/// and a key with an escape is never read plain); a union told apart by shape when one of its
 /// variants does (the first variant whose reader reads the text is the one
 /// the decode picks: each requires its own discriminator).
 pub fn plans(contract: &Contract) -> BTreeMap<String, Plan> {
@@ -84,7 +86,10 @@ pub fn plans(contract: &Contract) -> BTreeMap<String, Plan> {
             stack.pop();
             let members: Option<Vec<Member>> = fields
                 .iter()
-                .map(|f| read_of(&f.ty, f.required, &plans).map(|read| Member { wire: f.name.clone(), read, required: f.required }))
+                .map(|f| {
+                    let read = read_of(&f.ty, f.required, &plans).filter(|_| plain_key(&f.name))?;
+                    Some(Member { wire: f.name.clone(), read, required: f.required })
+                })
                 .collect();
             if let Some(members) = members {
                 plans.insert(name.to_string(), Plan::Object(members));
@@ -100,6 +105,11 @@ pub fn plans(contract: &Contract) -> BTreeMap<String, Plan> {
         }
     }
     plans
+}
+
+/// Whether `name` is written in JSON as itself between its quotes.
+fn plain_key(name: &str) -> bool {
+    !name.chars().any(|c| c == '"' || c == '\\' || c < ' ')
 }
 
 fn read_of(ty: &Ty, required: bool, plans: &BTreeMap<String, Plan>) -> Option<Read> {
@@ -187,5 +197,21 @@ mod tests {
         assert_eq!(plans.get("OptionalString"), Some(&Plan::Object(vec![Member { wire: "a".into(), read: Read::String, required: false }])));
         assert!(!plans.contains_key("OptionalAny"), "an absent value and null would both be `None`");
         assert_eq!(plans.get("RequiredAny"), Some(&Plan::Object(vec![Member { wire: "a".into(), read: Read::Null, required: true }])));
+    }
+
+    #[test]
+    fn a_member_whose_name_needs_an_escape_leaves_its_object_unread() {
+        let string = serde_json::json!({"description": "S.", "type": "string"});
+        let contract = contract(serde_json::json!({
+            "Quoted": object(serde_json::json!({"a\"b": string}), &["a\"b"]),
+            "Backslashed": object(serde_json::json!({"a\\b": string}), &["a\\b"]),
+            "Controlled": object(serde_json::json!({"a\u{1}": string}), &["a\u{1}"]),
+            "Spaced": object(serde_json::json!({"a b/é": string}), &["a b/é"]),
+        }));
+        let plans = plans(&contract);
+        for escaped in ["Quoted", "Backslashed", "Controlled"] {
+            assert!(!plans.contains_key(escaped), "{escaped}: a reader looks for its keys as written");
+        }
+        assert_eq!(plans.get("Spaced"), Some(&Plan::Object(vec![Member { wire: "a b/é".into(), read: Read::String, required: true }])));
     }
 }

@@ -103,22 +103,25 @@ fn object_body(contract: &Contract, file: &syn::File, name: &str, members: &[Mem
     while taken(&reader) || taken(&member) {
         (reader, member) = (format_ident!("{reader}_"), format_ident!("{member}_"));
     }
-    let arms = members.iter().zip(&idents).map(|(m, field)| {
-        let wire = &m.wire;
+    let keys = members.iter().map(|m| &m.wire);
+    let arms = members.iter().zip(&idents).enumerate().map(|(index, (m, field))| {
         let call = m.read.call(&reader);
-        quote! { #wire => strict::once(&mut #field, #call), }
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        quote! { #index => strict::once(&mut #field, #call), }
     });
     let values = members.iter().zip(&idents).map(|(m, field)| if m.required { quote!(#field: #field?) } else { quote!(#field) });
     if members.is_empty() {
         let body = quote! {
-            #reader.members(|_, _| None)?;
+            #reader.members(&[], |_, _| None)?;
             Some(Self {})
         };
         return Ok((reader, body));
     }
+    // Each arm reads the member its index names in `KEYS`.
     let body = quote! {
+        const KEYS: &[&str] = &[#(#keys),*];
         #(let mut #idents = None;)*
-        #reader.members(|#reader, #member| match #member {
+        #reader.members(KEYS, |#reader, #member| match #member {
             #(#arms)*
             _ => None,
         })?;
@@ -195,8 +198,9 @@ mod tests {
         let start = text.find("impl Clash {").expect("Clash has a reader");
         let reader = &text[start..start + text[start..].find("\n}\n").expect("ends")];
         assert!(reader.contains("fn read_in_place(reader_: &mut strict::Reader<'_>)"), "{reader}");
-        assert!(reader.contains("reader_.members(|reader_, member_| match member_ {"), "{reader}");
-        assert!(reader.contains("\"reader\" => strict::once(&mut reader, reader_.string()),"), "{reader}");
+        assert!(reader.contains("const KEYS: &[&str] = &[\"reader\", \"member\"];"), "{reader}");
+        assert!(reader.contains("reader_.members(KEYS, |reader_, member_| match member_ {"), "{reader}");
+        assert!(reader.contains("0 => strict::once(&mut reader, reader_.string()),"), "{reader}");
     }
 
     #[test]

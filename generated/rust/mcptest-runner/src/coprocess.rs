@@ -1204,20 +1204,21 @@ impl CallResult {
 impl EmptyParams {
     /// Reads `EmptyParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
-        reader.members(|_, _| None)?;
+        reader.members(&[], |_, _| None)?;
         Some(Self {})
     }
 }
 impl HandshakeParams {
     /// Reads `HandshakeParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["protocol_version", "sdk", "sdk_version"];
         let mut protocol_version = None;
         let mut sdk = None;
         let mut sdk_version = None;
-        reader.members(|reader, member| match member {
-            "protocol_version" => strict::once(&mut protocol_version, reader.integer()),
-            "sdk" => strict::once(&mut sdk, reader.string()),
-            "sdk_version" => strict::once(&mut sdk_version, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut protocol_version, reader.integer()),
+            1 => strict::once(&mut sdk, reader.string()),
+            2 => strict::once(&mut sdk_version, reader.string()),
             _ => None,
         })?;
         Some(Self {
@@ -1230,11 +1231,12 @@ impl HandshakeParams {
 impl HandshakeResult {
     /// Reads `HandshakeResult` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["protocol_version", "binary_version"];
         let mut protocol_version = None;
         let mut binary_version = None;
-        reader.members(|reader, member| match member {
-            "protocol_version" => strict::once(&mut protocol_version, reader.integer()),
-            "binary_version" => strict::once(&mut binary_version, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut protocol_version, reader.integer()),
+            1 => strict::once(&mut binary_version, reader.string()),
             _ => None,
         })?;
         Some(Self {
@@ -1246,9 +1248,10 @@ impl HandshakeResult {
 impl ReadResourceParams {
     /// Reads `ReadResourceParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["uri"];
         let mut uri = None;
-        reader.members(|reader, member| match member {
-            "uri" => strict::once(&mut uri, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut uri, reader.string()),
             _ => None,
         })?;
         Some(Self { uri: uri? })
@@ -1257,11 +1260,12 @@ impl ReadResourceParams {
 impl ReporterFlushResult {
     /// Reads `ReporterFlushResult` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["written", "path"];
         let mut written = None;
         let mut path = None;
-        reader.members(|reader, member| match member {
-            "written" => strict::once(&mut written, reader.unsigned()),
-            "path" => strict::once(&mut path, reader.nullable_string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut written, reader.unsigned()),
+            1 => strict::once(&mut path, reader.nullable_string()),
             _ => None,
         })?;
         Some(Self {
@@ -1273,11 +1277,12 @@ impl ReporterFlushResult {
 impl ReporterSetUploadParams {
     /// Reads `ReporterSetUploadParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["enabled", "path"];
         let mut enabled = None;
         let mut path = None;
-        reader.members(|reader, member| match member {
-            "enabled" => strict::once(&mut enabled, reader.boolean()),
-            "path" => strict::once(&mut path, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut enabled, reader.boolean()),
+            1 => strict::once(&mut path, reader.string()),
             _ => None,
         })?;
         Some(Self {
@@ -1289,13 +1294,14 @@ impl ReporterSetUploadParams {
 impl ReporterStatus {
     /// Reads `ReporterStatus` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["enabled", "path", "pending"];
         let mut enabled = None;
         let mut path = None;
         let mut pending = None;
-        reader.members(|reader, member| match member {
-            "enabled" => strict::once(&mut enabled, reader.boolean()),
-            "path" => strict::once(&mut path, reader.nullable_string()),
-            "pending" => strict::once(&mut pending, reader.unsigned()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut enabled, reader.boolean()),
+            1 => strict::once(&mut path, reader.nullable_string()),
+            2 => strict::once(&mut pending, reader.unsigned()),
             _ => None,
         })?;
         Some(Self {
@@ -1308,24 +1314,25 @@ impl ReporterStatus {
 impl ShutdownResult {
     /// Reads `ShutdownResult` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
-        reader.members(|_, _| None)?;
+        reader.members(&[], |_, _| None)?;
         Some(Self {})
     }
 }
 impl Verdict {
     /// Reads `Verdict` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["success", "data", "text", "error", "duration_ms"];
         let mut success = None;
         let mut data = None;
         let mut text = None;
         let mut error = None;
         let mut duration_ms = None;
-        reader.members(|reader, member| match member {
-            "success" => strict::once(&mut success, reader.boolean()),
-            "data" => strict::once(&mut data, reader.null()),
-            "text" => strict::once(&mut text, reader.nullable_string()),
-            "error" => strict::once(&mut error, reader.nullable_string()),
-            "duration_ms" => strict::once(&mut duration_ms, reader.unsigned()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut success, reader.boolean()),
+            1 => strict::once(&mut data, reader.null()),
+            2 => strict::once(&mut text, reader.nullable_string()),
+            3 => strict::once(&mut error, reader.nullable_string()),
+            4 => strict::once(&mut duration_ms, reader.unsigned()),
             _ => None,
         })?;
         Some(Self {
@@ -3158,43 +3165,57 @@ pub mod strict {
             found
         }
 
-        /// Reads an object: `member` reads each member's value after its
-        /// key; `None` when it does not, or the object cannot be read.
+        /// Reads an object whose members are named `keys`: `member` reads
+        /// the value of `keys[index]` after its key; `None` when it does
+        /// not, when a key is not one of `keys`, or when the object cannot
+        /// be read. The key after `keys[index]` is looked for as
+        /// `keys[index + 1]` first (an encoder writes members in their
+        /// declared order), written as the text would hold it, before it is
+        /// read and looked up.
         pub fn members(
             &mut self,
-            mut member: impl FnMut(&mut Self, &'t str) -> Option<()>,
+            keys: &[&str],
+            mut member: impl FnMut(&mut Self, usize) -> Option<()>,
         ) -> Option<()> {
-            let mut key = self.first_key()?;
-            while let Some(name) = key {
-                member(self, name)?;
-                key = self.next_key()?;
-            }
-            Some(())
-        }
-
-        /// Opens an object: its first key (`Some(None)`: it is empty).
-        fn first_key(&mut self) -> Option<Option<&'t str>> {
             if self.room == 0 || !self.eat(b'{') {
                 return None;
             }
             self.room -= 1;
-            if self.eat(b'}') {
-                self.room += 1;
-                return Some(None);
+            if !self.eat(b'}') {
+                let mut next = 0;
+                loop {
+                    let index = self.key_of(keys, next)?;
+                    member(self, index)?;
+                    next = index + 1;
+                    if self.eat(b'}') {
+                        break;
+                    }
+                    if !self.eat(b',') {
+                        return None;
+                    }
+                }
             }
-            self.key().map(Some)
+            self.room += 1;
+            Some(())
         }
 
-        /// The object's next key after a member's value (`Some(None)`: it ended).
-        fn next_key(&mut self) -> Option<Option<&'t str>> {
-            if self.eat(b',') {
-                return self.key().map(Some);
+        /// The index in `keys` of the key here, and its colon read:
+        /// `keys[expected]` when the text holds it here as plainly as can
+        /// be written, else the key read and looked up.
+        fn key_of(&mut self, keys: &[&str], expected: usize) -> Option<usize> {
+            if let Some(key) = keys.get(expected) {
+                let bytes = self.text.as_bytes();
+                let (open, end) = (self.pos, self.pos + 1 + key.len());
+                if bytes.get(open) == Some(&b'"')
+                    && bytes.get(open + 1..end) == Some(key.as_bytes())
+                    && bytes.get(end..end + 2) == Some(b"\":".as_slice())
+                {
+                    self.pos = end + 2;
+                    return Some(expected);
+                }
             }
-            if self.eat(b'}') {
-                self.room += 1;
-                return Some(None);
-            }
-            None
+            let key = self.key()?;
+            keys.iter().position(|known| *known == key)
         }
 
         fn key(&mut self) -> Option<&'t str> {

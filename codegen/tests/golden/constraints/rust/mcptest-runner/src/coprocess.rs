@@ -1603,20 +1603,21 @@ impl<R: ::serde::Serialize> ::serde::Serialize for SuccessResponseOf<R> {
 impl EmptyParams {
     /// Reads `EmptyParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
-        reader.members(|_, _| None)?;
+        reader.members(&[], |_, _| None)?;
         Some(Self {})
     }
 }
 impl HandshakeParams {
     /// Reads `HandshakeParams` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["protocol_version", "sdk", "sdk_version"];
         let mut protocol_version = None;
         let mut sdk = None;
         let mut sdk_version = None;
-        reader.members(|reader, member| match member {
-            "protocol_version" => strict::once(&mut protocol_version, reader.integer()),
-            "sdk" => strict::once(&mut sdk, reader.string()),
-            "sdk_version" => strict::once(&mut sdk_version, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut protocol_version, reader.integer()),
+            1 => strict::once(&mut sdk, reader.string()),
+            2 => strict::once(&mut sdk_version, reader.string()),
             _ => None,
         })?;
         Some(Self {
@@ -1629,11 +1630,12 @@ impl HandshakeParams {
 impl HandshakeResult {
     /// Reads `HandshakeResult` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["protocol_version", "binary_version"];
         let mut protocol_version = None;
         let mut binary_version = None;
-        reader.members(|reader, member| match member {
-            "protocol_version" => strict::once(&mut protocol_version, reader.integer()),
-            "binary_version" => strict::once(&mut binary_version, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut protocol_version, reader.integer()),
+            1 => strict::once(&mut binary_version, reader.string()),
             _ => None,
         })?;
         Some(Self {
@@ -1645,13 +1647,14 @@ impl HandshakeResult {
 impl Point {
     /// Reads `Point` in one pass when the text holds only the plain forms `strict::Reader` reads; `None` leaves the text to the strict decode.
     fn read_in_place(reader: &mut strict::Reader<'_>) -> ::std::option::Option<Self> {
+        const KEYS: &[&str] = &["x", "y", "label"];
         let mut x = None;
         let mut y = None;
         let mut label = None;
-        reader.members(|reader, member| match member {
-            "x" => strict::once(&mut x, reader.integer()),
-            "y" => strict::once(&mut y, reader.integer()),
-            "label" => strict::once(&mut label, reader.string()),
+        reader.members(KEYS, |reader, member| match member {
+            0 => strict::once(&mut x, reader.integer()),
+            1 => strict::once(&mut y, reader.integer()),
+            2 => strict::once(&mut label, reader.string()),
             _ => None,
         })?;
         Some(Self {
@@ -3574,43 +3577,57 @@ pub mod strict {
             found
         }
 
-        /// Reads an object: `member` reads each member's value after its
-        /// key; `None` when it does not, or the object cannot be read.
+        /// Reads an object whose members are named `keys`: `member` reads
+        /// the value of `keys[index]` after its key; `None` when it does
+        /// not, when a key is not one of `keys`, or when the object cannot
+        /// be read. The key after `keys[index]` is looked for as
+        /// `keys[index + 1]` first (an encoder writes members in their
+        /// declared order), written as the text would hold it, before it is
+        /// read and looked up.
         pub fn members(
             &mut self,
-            mut member: impl FnMut(&mut Self, &'t str) -> Option<()>,
+            keys: &[&str],
+            mut member: impl FnMut(&mut Self, usize) -> Option<()>,
         ) -> Option<()> {
-            let mut key = self.first_key()?;
-            while let Some(name) = key {
-                member(self, name)?;
-                key = self.next_key()?;
-            }
-            Some(())
-        }
-
-        /// Opens an object: its first key (`Some(None)`: it is empty).
-        fn first_key(&mut self) -> Option<Option<&'t str>> {
             if self.room == 0 || !self.eat(b'{') {
                 return None;
             }
             self.room -= 1;
-            if self.eat(b'}') {
-                self.room += 1;
-                return Some(None);
+            if !self.eat(b'}') {
+                let mut next = 0;
+                loop {
+                    let index = self.key_of(keys, next)?;
+                    member(self, index)?;
+                    next = index + 1;
+                    if self.eat(b'}') {
+                        break;
+                    }
+                    if !self.eat(b',') {
+                        return None;
+                    }
+                }
             }
-            self.key().map(Some)
+            self.room += 1;
+            Some(())
         }
 
-        /// The object's next key after a member's value (`Some(None)`: it ended).
-        fn next_key(&mut self) -> Option<Option<&'t str>> {
-            if self.eat(b',') {
-                return self.key().map(Some);
+        /// The index in `keys` of the key here, and its colon read:
+        /// `keys[expected]` when the text holds it here as plainly as can
+        /// be written, else the key read and looked up.
+        fn key_of(&mut self, keys: &[&str], expected: usize) -> Option<usize> {
+            if let Some(key) = keys.get(expected) {
+                let bytes = self.text.as_bytes();
+                let (open, end) = (self.pos, self.pos + 1 + key.len());
+                if bytes.get(open) == Some(&b'"')
+                    && bytes.get(open + 1..end) == Some(key.as_bytes())
+                    && bytes.get(end..end + 2) == Some(b"\":".as_slice())
+                {
+                    self.pos = end + 2;
+                    return Some(expected);
+                }
             }
-            if self.eat(b'}') {
-                self.room += 1;
-                return Some(None);
-            }
-            None
+            let key = self.key()?;
+            keys.iter().position(|known| *known == key)
         }
 
         fn key(&mut self) -> Option<&'t str> {

@@ -689,6 +689,8 @@ struct Session {
     /// How the coprocess exited and when the client learnt it, once it has.
     status: Option<(ExitStatus, Instant)>,
     next_id: i64,
+    /// `next_id` as JSON writes it, kept in step.
+    next_id_text: IdText,
     closed: Option<&'static str>,
     /// Set once the coprocess ended: its status and stderr, for every later call.
     exit: Option<Exit>,
@@ -770,6 +772,7 @@ impl RequestLine {
 }
 
 /// An integer id as JSON writes it (no allocation).
+#[derive(Clone, Copy)]
 struct IdText {
     /// The sign and the digits, right-aligned.
     bytes: [u8; 20],
@@ -794,6 +797,25 @@ impl IdText {
             bytes[start] = b'-';
         }
         Self { bytes, start }
+    }
+
+    /// Becomes the text of `next`, this one's integer plus one: its last
+    /// digits counted up in place (a negative one is written anew).
+    fn advance(&mut self, next: i64) {
+        if self.bytes[self.start] == b'-' {
+            *self = Self::of(next);
+            return;
+        }
+        for digit in self.bytes[self.start..].iter_mut().rev() {
+            if *digit < b'9' {
+                *digit += 1;
+                return;
+            }
+            *digit = b'0';
+        }
+        // All nines: one digit more.
+        self.start -= 1;
+        self.bytes[self.start] = b'1';
     }
 
     fn as_bytes(&self) -> &[u8] {
@@ -999,6 +1021,7 @@ impl CoprocessClient {
             stderr_done,
             status: None,
             next_id: 1,
+            next_id_text: IdText::of(1),
             closed: None,
             exit: None,
             close_timeout: options.close_timeout,
@@ -1088,9 +1111,8 @@ impl CoprocessClient {
     {
         let mut session = lock(&self.session);
         session.check_open(method)?;
-        let id = session.take_id();
         // Written once, into the request line and the answer's expected layout.
-        let id_text = IdText::of(id);
+        let (id, id_text) = session.take_id_text();
         let line = session
             .request_line(method, &id_text, params.as_ref())
             .unwrap_or_else(|| {
@@ -1404,9 +1426,15 @@ impl Session {
     }
 
     fn take_id(&mut self) -> i64 {
-        let id = self.next_id;
+        self.take_id_text().0
+    }
+
+    /// The next request's id and its text.
+    fn take_id_text(&mut self) -> (i64, IdText) {
+        let (id, text) = (self.next_id, self.next_id_text);
         self.next_id += 1;
-        id
+        self.next_id_text.advance(self.next_id);
+        (id, text)
     }
 
     fn check_open(&self, method: &'static str) -> Result<(), ClientError> {

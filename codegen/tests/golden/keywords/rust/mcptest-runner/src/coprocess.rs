@@ -2195,10 +2195,14 @@ pub mod strict {
 
         /// Whether the next byte, after whitespace, is `byte` (then read).
         fn eat(&mut self, byte: u8) -> bool {
-            self.skip_ws();
-            let found = self.text.as_bytes().get(self.pos) == Some(&byte);
-            self.pos += usize::from(found);
-            found
+            if self.text.as_bytes().get(self.pos) != Some(&byte) {
+                self.skip_ws();
+                if self.text.as_bytes().get(self.pos) != Some(&byte) {
+                    return false;
+                }
+            }
+            self.pos += 1;
+            true
         }
 
         /// Reads an object whose members are named `keys`: `member` reads
@@ -2275,10 +2279,13 @@ pub mod strict {
 
         fn literal(&mut self, word: &str) -> bool {
             self.skip_ws();
+            // `pos` is always where a character starts (only whole tokens
+            // and strings are read past).
             let found = self
                 .text
+                .as_bytes()
                 .get(self.pos..)
-                .is_some_and(|rest| rest.starts_with(word));
+                .is_some_and(|rest| rest.starts_with(word.as_bytes()));
             if found {
                 self.pos += word.len();
             }

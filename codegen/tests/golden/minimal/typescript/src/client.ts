@@ -257,8 +257,8 @@ const _utf8 = new TextDecoder("utf-8", { fatal: true });
 const _UNREAD: unique symbol = Symbol("unread");
 
 /**
- * The id the answer layout is learnt with: the control character keeps it out
- * of any text the encoder writes unescaped.
+ * The id the request lines and the answer layout are learnt with: the control
+ * character keeps it out of any text the encoder writes unescaped.
  */
 const _ID_MARK = "\u0001id";
 

@@ -49,9 +49,10 @@ pub enum Plan {
 /// when every member is of a kind [`Read`] names (an optional member: not
 /// nullable, not any value) and its name is a plain key (no `"`, `\` or
 /// control character: a reader may look for it as the text would hold it,
-/// and a key with an escape is never read plain); a union told apart by shape when one of its
-/// variants does (the first variant whose reader reads the text is the one
-/// the decode picks: each requires its own discriminator).
+/// and a key with an escape is never read plain); a union told apart by
+/// shape when one of its variants does (the first variant whose reader
+/// reads the text is the one the decode picks: each requires its own
+/// discriminator).
 pub fn plans(contract: &Contract) -> BTreeMap<String, Plan> {
     let mut plans = BTreeMap::new();
     // Each object is planned after the objects its members refer to, depth
@@ -87,7 +88,10 @@ pub fn plans(contract: &Contract) -> BTreeMap<String, Plan> {
             let members: Option<Vec<Member>> = fields
                 .iter()
                 .map(|f| {
-                    let read = read_of(&f.ty, f.required, &plans).filter(|_| plain_key(&f.name))?;
+                    if !plain_key(&f.name) {
+                        return None;
+                    }
+                    let read = read_of(&f.ty, f.required, &plans)?;
                     Some(Member { wire: f.name.clone(), read, required: f.required })
                 })
                 .collect();

@@ -2,8 +2,8 @@
 # Every session client's own CPU per call next to the raw loop's, one table:
 # runs each language's bench.sh (each builds what it needs, then opens the raw
 # loop and the client side by side in one process and alternates their calls in
-# blocks, BENCH_BLOCK: 1,000 calls, 10,000 for the JVM and .NET, whose CPU
-# clocks tick at 10 ms; see tests/client_conformance/<lang>/)
+# blocks, BENCH_BLOCK: 1,000 calls, 10,000 for the JVM, whose CPU clock
+# ticks at 10 ms; see tests/client_conformance/<lang>/)
 # and prints one row per language from its `summary` and `rounds` lines. The
 # reports stay in target/client_bench/<lang>.txt, the table in
 # target/client_bench/table.md.

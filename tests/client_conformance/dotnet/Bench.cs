@@ -2,10 +2,9 @@
 // mcp.call at once (tests/client_conformance/echo_coprocess.py), next to a raw loop that writes the
 // same request line and reads one line back without decoding. After a warm-up of both (the JIT and
 // its background tier-up: see Main), each round opens both side by side in this one process and
-// runs their calls in alternated blocks (BENCH_BLOCK, default 10,000 calls: the CPU clock ticks at
-// 10 ms), so that both see the same state of the machine; a loop's figure is the process's CPU time
-// (Process.TotalProcessorTime: every thread) over its blocks, so the coprocess and the wait on the
-// pipe do not count. Also the resident set after 1k, 10k and 100k client calls.
+// runs their calls in alternated blocks (BENCH_BLOCK, default 1,000 calls), so that both see the
+// same state of the machine; a loop's figure is the process's CPU time (every thread's) over its
+// blocks, so the coprocess and the wait on the pipe do not count. Also the resident set after 1k, 10k and 100k client calls.
 //   dotnet bench.dll ECHO [CALLS [ROUNDS]]   (see bench.sh; default 100000 5)
 #nullable enable
 
@@ -15,6 +14,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Linq;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading.Tasks;
 using Mcptest.Sdk;
@@ -30,11 +30,39 @@ namespace Mcptest.ClientBench
         /// <summary>How long the warm-up leaves the thread pool to the runtime's background compiler after each of its rounds.</summary>
         private static readonly TimeSpan WarmUpPause = TimeSpan.FromMilliseconds(200);
 
-        /// <summary>The process's CPU time so far (all its threads).</summary>
+        /// <summary>clock_gettime(2)'s clock of the calling process's CPU time (all its threads).</summary>
+        private const int ProcessCpuClock = 2;
+
+        /// <summary>
+        /// The process's CPU time so far (all its threads), to the nanosecond from
+        /// clock_gettime(2) where libc has it: Process.TotalProcessorTime counts the kernel's ticks
+        /// of 10 ms, tens of a block's microseconds per call.
+        /// </summary>
         private static TimeSpan Cpu()
         {
+            try
+            {
+                if (ClockGetTime(ProcessCpuClock, out TimeSpec now) == 0)
+                {
+                    return TimeSpan.FromTicks((now.Seconds.ToInt64() * TimeSpan.TicksPerSecond) + (now.Nanoseconds.ToInt64() / 100));
+                }
+            }
+            catch (Exception error) when (error is DllNotFoundException || error is EntryPointNotFoundException)
+            {
+            }
             using Process self = Process.GetCurrentProcess();
             return self.TotalProcessorTime;
+        }
+
+        [DllImport("libc", EntryPoint = "clock_gettime")]
+        private static extern int ClockGetTime(int clock, out TimeSpec time);
+
+        /// <summary>clock_gettime(2)'s timespec.</summary>
+        [StructLayout(LayoutKind.Sequential)]
+        private struct TimeSpec
+        {
+            public IntPtr Seconds;
+            public IntPtr Nanoseconds;
         }
 
         /// <summary>The process's resident set now, in KiB.</summary>
@@ -158,10 +186,9 @@ namespace Mcptest.ClientBench
             string echo = args[0];
             int calls = args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 100000;
             int rounds = args.Length > 2 ? Math.Max(1, int.Parse(args[2], CultureInfo.InvariantCulture)) : 5;
-            // Calls of each loop in a row before the other's turn: the process's CPU clock ticks at
-            // 10 ms here, so a block is tens of milliseconds.
+            // Calls of each loop in a row before the other's turn: a few milliseconds.
             string? given = Environment.GetEnvironmentVariable("BENCH_BLOCK");
-            int block = string.IsNullOrEmpty(given) ? 10000 : Math.Max(1, int.Parse(given, CultureInfo.InvariantCulture));
+            int block = string.IsNullOrEmpty(given) ? 1000 : Math.Max(1, int.Parse(given, CultureInfo.InvariantCulture));
             // Both loops first, so that both are measured compiled, optimized: the runtime compiles
             // a hot method's optimized code (tier 1) in the background, on a thread-pool thread. A
             // loop whose awaits all complete at once keeps its pool thread, and on one CPU the pool

@@ -21,11 +21,13 @@ pub(crate) const RESERVED_TYPES: &[&str] = &[
     "TimeSpan", "Task", "ValueTask", "CancellationToken", "CancellationTokenSource", "TaskCompletionSource",
     "TaskCreationOptions", "SemaphoreSlim", "Stream", "Process", "ProcessStartInfo", "Stopwatch", "Queue", "KeyValuePair",
     "IDictionary", "IEnumerable", "IDisposable", "IAsyncDisposable", "IOException", "ObjectDisposedException",
-    "NotSupportedException", "Buffer", "Thread", "Monitor", "CancellationTokenRegistration",
-    // What its reads of a spawned coprocess's pipes name (poll(2), read(2), write(2) and a timerfd, P/Invoked).
+    "NotSupportedException", "Buffer", "Thread", "Monitor", "Interlocked", "CancellationTokenRegistration",
+    // What its reads of a spawned coprocess's pipes name (poll(2), epoll(7), read(2), write(2) and a
+    // timerfd, P/Invoked).
     "Volatile", "Marshal", "SafeHandle", "IntPtr", "UIntPtr", "FileStream", "PipeStream", "ArraySegment",
     "DllImport", "DllImportAttribute", "StructLayout", "StructLayoutAttribute", "LayoutKind",
-    "DllNotFoundException", "EntryPointNotFoundException", "RuntimeInformation", "OSPlatform",
+    "DllNotFoundException", "EntryPointNotFoundException", "RuntimeInformation", "OSPlatform", "Architecture",
+    "BitConverter", "Span",
     // And the frames' runtime (Coprocess.cs).
     "JsonCommentHandling", "NumberStyles", "ThreadStatic", "ThreadStaticAttribute",
     "TaskScheduler",
@@ -195,7 +197,7 @@ mod nested_tests {
     #[test]
     fn a_type_named_like_a_nested_client_type_takes_the_suffix() {
         let nested = super::client_nested_types();
-        for name in ["Pipes", "TimerHandle", "PollPair", "AnswerLayout"] {
+        for name in ["Pipes", "AnswerWait", "Descriptor", "PollDescriptor", "AnswerLayout"] {
             assert!(nested.contains(&name), "{name} not in {nested:?}");
         }
         assert!(!nested.contains(&"CoprocessClient"), "a namespace-level type read as nested");

@@ -193,6 +193,10 @@ namespace Mcptest.Sdk
         /// </summary>
         private const int SyncWaitMilliseconds = 1;
 
+        /// <summary>The low bits of <see cref="timerState"/>: armed, or fired (the coprocess killed).</summary>
+        private const long TimerArmed = 1;
+        private const long TimerFired = 2;
+
         private static readonly UTF8Encoding StrictUtf8 = new UTF8Encoding(false, true);
         private static readonly UTF8Encoding LenientUtf8 = new UTF8Encoding(false, false);
 
@@ -210,9 +214,19 @@ namespace Mcptest.Sdk
         private readonly Thread? watchdog;
         private readonly StringBuilder requestText = new StringBuilder();
         private Pipes? pipes;
-        private bool timerArmed;
-        private bool timerFired;
+        /// <summary>
+        /// The watchdog's timer: its arming's number times four, plus <see cref="TimerArmed"/> or
+        /// <see cref="TimerFired"/> (neither: disarmed). A call arms and disarms it with one
+        /// interlocked operation each, no lock; the number keeps the watchdog from firing a later
+        /// arming on an earlier one's deadline.
+        /// </summary>
+        private long timerState;
+
+        /// <summary>The state the call's <see cref="Arm"/> wrote, which its <see cref="Disarm"/> expects.</summary>
+        private long timerArming;
         private long timerDeadline;
+
+        /// <summary>When the watchdog wakes next (<c>long.MaxValue</c>: when pulsed).</summary>
         private long watchUntil = long.MaxValue;
         private bool watchStopped;
         private byte[] buffer = new byte[Chunk];
@@ -719,15 +733,17 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            lock (timerLock)
+            Volatile.Write(ref timerDeadline, deadline);
+            timerArming = (((timerState >> 2) + 1) << 2) | TimerArmed;
+            // A full fence: the watchdog sees the deadline before the state, and the state before
+            // this reads when it wakes (see Watch).
+            Interlocked.Exchange(ref timerState, timerArming);
+            if (deadline < Volatile.Read(ref watchUntil))
             {
-                timerArmed = true;
-                timerFired = false;
-                timerDeadline = deadline;
-                if (timerDeadline < watchUntil)
+                // The watchdog sleeps past this deadline: wake it (rarely: calls of one timeout
+                // arm ever later deadlines, which it finds when it wakes).
+                lock (timerLock)
                 {
-                    // The watchdog sleeps past this deadline: wake it (rarely: calls of one timeout
-                    // arm ever later deadlines, which it finds when it wakes).
                     Monitor.Pulse(timerLock);
                 }
             }
@@ -744,18 +760,15 @@ namespace Mcptest.Sdk
         /// </summary>
         private bool Fired()
         {
-            return Volatile.Read(ref timerFired);
+            return (Volatile.Read(ref timerState) & TimerFired) != 0;
         }
 
         /// <summary>Disarms the timer; whether it fired (the coprocess was killed) meanwhile.</summary>
         private bool Disarm(CancellationTokenRegistration registration)
         {
             registration.Dispose();
-            lock (timerLock)
-            {
-                timerArmed = false;
-                return timerFired;
-            }
+            long was = Interlocked.CompareExchange(ref timerState, timerArming & ~(TimerArmed | TimerFired), timerArming);
+            return (was & TimerFired) != 0;
         }
 
         /// <summary>The call's time is up: the session is closed (the coprocess killed) unless this is close's own exchange.</summary>
@@ -778,21 +791,40 @@ namespace Mcptest.Sdk
             {
                 while (!watchStopped)
                 {
+                    long state = Volatile.Read(ref timerState);
+                    long until = long.MaxValue;
                     long now = Stopwatch.GetTimestamp();
-                    if (timerArmed && !timerFired && now >= timerDeadline)
+                    if ((state & (TimerArmed | TimerFired)) == TimerArmed)
                     {
-                        timerFired = true;
-                        Kill();
+                        until = Volatile.Read(ref timerDeadline);
+                        if (Volatile.Read(ref timerState) != state)
+                        {
+                            // Disarmed or armed anew meanwhile: the deadline read may be another's.
+                            continue;
+                        }
+                        if (now >= until)
+                        {
+                            if (Interlocked.CompareExchange(ref timerState, state + (TimerFired - TimerArmed), state) == state)
+                            {
+                                Kill();
+                            }
+                            continue;
+                        }
+                    }
+                    // A full fence, then the state again: an arming this look missed either is seen
+                    // now or sees this wake-up time, and pulses the lock held until the wait.
+                    Interlocked.Exchange(ref watchUntil, until);
+                    if (Volatile.Read(ref timerState) != state)
+                    {
                         continue;
                     }
-                    watchUntil = timerArmed && !timerFired ? timerDeadline : long.MaxValue;
-                    if (watchUntil == long.MaxValue)
+                    if (until == long.MaxValue)
                     {
                         Monitor.Wait(timerLock);
                     }
                     else
                     {
-                        double milliseconds = (double)(watchUntil - now) * 1000 / Stopwatch.Frequency;
+                        double milliseconds = (double)(until - now) * 1000 / Stopwatch.Frequency;
                         Monitor.Wait(timerLock, (int)Math.Min(int.MaxValue, Math.Ceiling(milliseconds) + 1));
                     }
                 }
@@ -802,15 +834,11 @@ namespace Mcptest.Sdk
         /// <summary>The call was cancelled: kills the coprocess, which ends the read.</summary>
         private void Expire()
         {
-            lock (timerLock)
+            long state = Volatile.Read(ref timerState);
+            if ((state & (TimerArmed | TimerFired)) == TimerArmed && Interlocked.CompareExchange(ref timerState, state + (TimerFired - TimerArmed), state) == state)
             {
-                if (!timerArmed)
-                {
-                    return;
-                }
-                timerFired = true;
+                Kill();
             }
-            Kill();
         }
 
         /// <summary>
@@ -1084,6 +1112,8 @@ namespace Mcptest.Sdk
         /// <summary>Closes the input, waits up to <paramref name="grace"/> for the exit, then kills.</summary>
         private async Task FinishAsync(TimeSpan grace)
         {
+            // First: the pipes hold the input open.
+            DropPipes();
             try
             {
                 writer.Dispose();
@@ -1106,7 +1136,6 @@ namespace Mcptest.Sdk
                 watchStopped = true;
                 Monitor.Pulse(timerLock);
             }
-            pipes?.Dispose();
         }
 
         private void Kill()
@@ -1202,57 +1231,74 @@ namespace Mcptest.Sdk
         /// A spawned coprocess's input and output pipes as descriptors (not on Windows), written and
         /// read with write(2) and read(2), P/Invoked from libc, rather than through the streams
         /// (whose buffer and checks cost 0.3 µs a call), and the wait for an answer in the calling
-        /// thread: poll(2) asked whether the output has bytes (or their end) to read, so that an
-        /// answer that comes at once (most do) is read at once, without the asynchronous read's
-        /// hand-off to a pool thread (on .NET Core 3.1 a pipe's ReadAsync is a blocking read there)
-        /// and back; that read goes through the stream, which keeps no bytes of its own for reads
-        /// as long as ours. The wait ends <see cref="SyncWaitMilliseconds"/> after the exchange began. On
-        /// Linux a timerfd polled beside the output keeps that time, and poll itself has none: a
-        /// poll with a timeout sets a kernel timer each time it sleeps (0.6 µs a call, a loop in C
-        /// measured), whereas the timerfd stays set from call to call and is set again only when it
-        /// fires, about once a millisecond of calls. Elsewhere, or without a timerfd, poll's own
-        /// timeout keeps it.
+        /// thread (see <see cref="AnswerWait"/>), so that an answer that comes at once (most do) is
+        /// read at once, without the asynchronous read's hand-off to a pool thread (on .NET Core 3.1
+        /// a pipe's ReadAsync is a blocking read there) and back; that read goes through the stream,
+        /// which keeps no bytes of its own for reads as long as ours.
         /// </summary>
         private sealed class Pipes : IDisposable
         {
-            /// <summary>poll(2)'s event of a descriptor with bytes to read (or the end of them).</summary>
-            private const short PollIn = 1;
-
             /// <summary>EINTR: a signal came before the system call did anything.</summary>
             private const int Interrupted = 4;
 
-            /// <summary>timerfd_create(2)'s clock and flags: CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC.</summary>
-            private const int MonotonicClock = 1;
-            private const int TimerFlags = 0x800 | 0x80000;
-
             private readonly SafeHandle output;
             private readonly SafeHandle input;
-            private readonly TimerHandle? timer;
 
-            /// <summary>Whether the timer is set and has not been read since it last fired.</summary>
-            private bool set;
+            /// <summary>
+            /// The output's and the input's descriptors, held open from <see cref="For"/> to <see
+            /// cref="Dispose"/> (each handle's count raised once), so that a call passes the numbers
+            /// and no handle is counted up and down around each system call.
+            /// </summary>
+            private readonly int outputDescriptor;
+            private readonly int inputDescriptor;
 
-            private Pipes(SafeHandle output, SafeHandle input, TimerHandle? timer)
+            private readonly AnswerWait wait;
+
+            private bool disposed;
+
+            private Pipes(SafeHandle output, SafeHandle input)
             {
                 this.output = output;
                 this.input = input;
-                this.timer = timer;
+                outputDescriptor = (int)output.DangerousGetHandle();
+                inputDescriptor = (int)input.DangerousGetHandle();
+                wait = new AnswerWait(outputDescriptor);
             }
 
-            /// <summary>A spawned coprocess's pipes, or null when either stream has no descriptor.</summary>
+            /// <summary>A spawned coprocess's pipes, or null when either stream has no descriptor (or it is closed).</summary>
             internal static Pipes? For(Stream output, Stream input)
             {
                 SafeHandle? outputHandle = Handle(output);
                 SafeHandle? inputHandle = Handle(input);
-                return outputHandle == null || inputHandle == null ? null : new Pipes(outputHandle, inputHandle, TimerHandle.Create());
+                if (outputHandle == null || inputHandle == null)
+                {
+                    return null;
+                }
+                bool outputHeld = false;
+                bool inputHeld = false;
+                try
+                {
+                    outputHandle.DangerousAddRef(ref outputHeld);
+                    inputHandle.DangerousAddRef(ref inputHeld);
+                }
+                catch (ObjectDisposedException)
+                {
+                    if (outputHeld)
+                    {
+                        outputHandle.DangerousRelease();
+                    }
+                    return null;
+                }
+                return new Pipes(outputHandle, inputHandle);
             }
 
             /// <summary>Writes all of <paramref name="count"/> bytes from <paramref name="offset"/>; false when the input is closed.</summary>
             internal bool Write(byte[] bytes, int offset, int count)
             {
+                ThrowIfDisposed();
                 while (count > 0)
                 {
-                    long written = WriteDescriptor(input, ref bytes[offset], (UIntPtr)count).ToInt64();
+                    long written = WriteDescriptor(inputDescriptor, ref bytes[offset], (UIntPtr)count).ToInt64();
                     if (written < 0 && Marshal.GetLastWin32Error() != Interrupted)
                     {
                         return false;
@@ -1269,9 +1315,10 @@ namespace Mcptest.Sdk
             /// <summary>Reads up to <paramref name="count"/> bytes into <paramref name="offset"/>: their count, 0 at the end of output.</summary>
             internal int Read(byte[] bytes, int offset, int count)
             {
+                ThrowIfDisposed();
                 while (true)
                 {
-                    long read = ReadDescriptor(output, ref bytes[offset], (UIntPtr)count).ToInt64();
+                    long read = ReadDescriptor(outputDescriptor, ref bytes[offset], (UIntPtr)count).ToInt64();
                     if (read >= 0 || Marshal.GetLastWin32Error() != Interrupted)
                     {
                         return (int)Math.Max(0, read);
@@ -1282,93 +1329,30 @@ namespace Mcptest.Sdk
             /// <summary>Whether the output has bytes, or its end, to read before <paramref name="until"/>.</summary>
             internal bool Ready(long until)
             {
-                bool added = false;
-                try
-                {
-                    output.DangerousAddRef(ref added);
-                    int descriptor = (int)output.DangerousGetHandle();
-                    if (timer == null || timer.IsClosed)
-                    {
-                        var single = new PollDescriptor { Descriptor = descriptor, Events = PollIn };
-                        return Poll(ref single, (UIntPtr)1, SyncWaitMilliseconds) > 0;
-                    }
-                    return ReadyByTimer(descriptor, timer, until);
-                }
-                finally
-                {
-                    if (added)
-                    {
-                        output.DangerousRelease();
-                    }
-                }
+                ThrowIfDisposed();
+                return wait.Ready(until);
             }
 
-            /// <inheritdoc/>
+            /// <summary>Ends the wait and lets the streams close the pipes.</summary>
             public void Dispose()
             {
-                timer?.Dispose();
+                if (disposed)
+                {
+                    return;
+                }
+                disposed = true;
+                wait.Dispose();
+                output.DangerousRelease();
+                input.DangerousRelease();
             }
 
-            private bool ReadyByTimer(int descriptor, TimerHandle timer, long until)
+            /// <summary>Refuses a use after <see cref="Dispose"/>: the descriptors' numbers may name other files by then.</summary>
+            private void ThrowIfDisposed()
             {
-                bool added = false;
-                try
+                if (disposed)
                 {
-                    timer.DangerousAddRef(ref added);
-                    var both = new PollPair
-                    {
-                        Output = new PollDescriptor { Descriptor = descriptor, Events = PollIn },
-                        Timer = new PollDescriptor { Descriptor = (int)timer.DangerousGetHandle(), Events = PollIn },
-                    };
-                    while (set || Set(timer, until))
-                    {
-                        both.Output.Returned = 0;
-                        both.Timer.Returned = 0;
-                        if (Poll(ref both, (UIntPtr)2, -1) < 0)
-                        {
-                            // A signal: the asynchronous read waits on.
-                            return false;
-                        }
-                        if (both.Output.Returned != 0)
-                        {
-                            return true;
-                        }
-                        if (both.Timer.Returned != PollIn || ReadTimer(timer, out _, (UIntPtr)sizeof(ulong)) != (IntPtr)sizeof(ulong))
-                        {
-                            // Never seen: the timer is given up, and poll keeps the time from now on.
-                            timer.Dispose();
-                            return false;
-                        }
-                        // Fired: set for an earlier exchange, it is set again for what is left of this one's wait.
-                        set = false;
-                    }
-                    return false;
+                    throw new ObjectDisposedException(nameof(Pipes));
                 }
-                finally
-                {
-                    if (added)
-                    {
-                        timer.DangerousRelease();
-                    }
-                }
-            }
-
-            /// <summary>Sets the timer to fire at <paramref name="until"/>; false, setting nothing, when that has passed.</summary>
-            private bool Set(TimerHandle timer, long until)
-            {
-                long left = until - Stopwatch.GetTimestamp();
-                if (left <= 0)
-                {
-                    return false;
-                }
-                long nanoseconds = Math.Max(1, (long)((double)left * 1e9 / Stopwatch.Frequency));
-                var value = new TimerSpec
-                {
-                    Seconds = new IntPtr(nanoseconds / 1000000000),
-                    Nanoseconds = new IntPtr(nanoseconds % 1000000000),
-                };
-                set = SetTimer(timer, 0, ref value, IntPtr.Zero) == 0;
-                return set;
             }
 
             private static SafeHandle? Handle(Stream stream)
@@ -1382,22 +1366,167 @@ namespace Mcptest.Sdk
             }
 
             [DllImport("libc", EntryPoint = "write", SetLastError = true)]
-            private static extern IntPtr WriteDescriptor(SafeHandle descriptor, ref byte bytes, UIntPtr count);
+            private static extern IntPtr WriteDescriptor(int descriptor, ref byte bytes, UIntPtr count);
 
             [DllImport("libc", EntryPoint = "read", SetLastError = true)]
-            private static extern IntPtr ReadDescriptor(SafeHandle descriptor, ref byte bytes, UIntPtr count);
+            private static extern IntPtr ReadDescriptor(int descriptor, ref byte bytes, UIntPtr count);
+        }
+
+        /// <summary>
+        /// The wait in the calling thread for the output to have bytes (or their end) to read, which
+        /// ends <see cref="SyncWaitMilliseconds"/> after the exchange began. On Linux an epoll(7)
+        /// instance holds the output and a timerfd that keeps that time: a wait with a timeout of its
+        /// own sets a kernel timer each time it sleeps (0.6 µs a call, a loop in C measured), whereas
+        /// the timerfd stays set from call to call and is set again only when it fires, about once a
+        /// millisecond of calls; and epoll_wait(2) sleeps on both without poll(2)'s setting up of a
+        /// wait on each descriptor at every call (0.2 to 0.3 µs a call, the same loop). Elsewhere, or
+        /// without epoll or a timerfd, poll's own timeout keeps the time.
+        /// </summary>
+        private sealed class AnswerWait : IDisposable
+        {
+            /// <summary>poll(2)'s and epoll(7)'s event of a descriptor with bytes to read (or the end of them).</summary>
+            private const short ReadableEvent = 1;
+
+            /// <summary>timerfd_create(2)'s clock and flags: CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC.</summary>
+            private const int MonotonicClock = 1;
+            private const int TimerFlags = 0x800 | 0x80000;
+
+            /// <summary>epoll_create1(2)'s flag EPOLL_CLOEXEC, and epoll_ctl(2)'s EPOLL_CTL_ADD.</summary>
+            private const int EpollFlags = 0x80000;
+            private const int EpollAdd = 1;
+
+            /// <summary>What the epoll instance says of the output and of the timer, in its events' data.</summary>
+            private const ulong OutputMark = 0;
+            private const ulong TimerMark = 1;
+
+            /// <summary>
+            /// Where an epoll_event's data follows its events: the kernel packs the struct on x86-64
+            /// (and x86 aligns the data to 4), elsewhere the data is aligned to 8.
+            /// </summary>
+            private static readonly int DataOffset =
+                RuntimeInformation.ProcessArchitecture == Architecture.X64 || RuntimeInformation.ProcessArchitecture == Architecture.X86 ? 4 : 8;
+
+            private readonly int output;
+            private readonly Descriptor? timer;
+            private readonly Descriptor? epoll;
+
+            /// <summary>One epoll_event, as the kernel lays it out (see <see cref="DataOffset"/>).</summary>
+            private readonly byte[] happened = new byte[16];
+
+            /// <summary>Whether the timer is set and has not been read since it last fired.</summary>
+            private bool set;
+
+            /// <summary>Whether the epoll instance and the timer keep the time (until they are given up).</summary>
+            private bool timed;
+
+            internal AnswerWait(int output)
+            {
+                this.output = output;
+                timer = Descriptor.Timer();
+                epoll = timer == null ? null : Descriptor.Epoll();
+                timed = epoll != null && Watch(epoll, output, OutputMark) && Watch(epoll, Number(timer!), TimerMark);
+                if (!timed)
+                {
+                    GiveUp();
+                }
+            }
+
+            /// <summary>Whether the output has bytes, or its end, to read before <paramref name="until"/>.</summary>
+            internal bool Ready(long until)
+            {
+                if (!timed)
+                {
+                    var single = new PollDescriptor { Descriptor = output, Events = ReadableEvent };
+                    return Poll(ref single, (UIntPtr)1, SyncWaitMilliseconds) > 0;
+                }
+                int epollNumber = Number(epoll!);
+                while (set || Set(until))
+                {
+                    if (WaitEpoll(epollNumber, ref happened[0], 1, -1) != 1)
+                    {
+                        // A signal: the asynchronous read waits on.
+                        return false;
+                    }
+                    if (BitConverter.ToUInt64(happened, DataOffset) == OutputMark)
+                    {
+                        return true;
+                    }
+                    if (ReadTimer(Number(timer!), out _, (UIntPtr)sizeof(ulong)) != (IntPtr)sizeof(ulong))
+                    {
+                        // Never seen: the timer is given up, and poll keeps the time from now on.
+                        GiveUp();
+                        return false;
+                    }
+                    // Fired: set for an earlier exchange, it is set again for what is left of this one's wait.
+                    set = false;
+                }
+                return false;
+            }
+
+            /// <inheritdoc/>
+            public void Dispose()
+            {
+                GiveUp();
+            }
+
+            /// <summary>Closes the epoll instance and the timer: poll keeps the time from now on.</summary>
+            private void GiveUp()
+            {
+                timed = false;
+                epoll?.Dispose();
+                timer?.Dispose();
+            }
+
+            /// <summary>Sets the timer to fire at <paramref name="until"/>; false, setting nothing, when that has passed.</summary>
+            private bool Set(long until)
+            {
+                long left = until - Stopwatch.GetTimestamp();
+                if (left <= 0)
+                {
+                    return false;
+                }
+                long nanoseconds = Math.Max(1, (long)((double)left * 1e9 / Stopwatch.Frequency));
+                var value = new TimerSpec
+                {
+                    Seconds = new IntPtr(nanoseconds / 1000000000),
+                    Nanoseconds = new IntPtr(nanoseconds % 1000000000),
+                };
+                set = SetTimer(Number(timer!), 0, ref value, IntPtr.Zero) == 0;
+                return set;
+            }
+
+            /// <summary>Adds <paramref name="descriptor"/> to the epoll instance, its readiness marked <paramref name="mark"/>.</summary>
+            private static bool Watch(Descriptor epoll, int descriptor, ulong mark)
+            {
+                var watched = new byte[16];
+                BitConverter.TryWriteBytes(new Span<byte>(watched, 0, sizeof(uint)), (uint)ReadableEvent);
+                BitConverter.TryWriteBytes(new Span<byte>(watched, DataOffset, sizeof(ulong)), mark);
+                return ControlEpoll(Number(epoll), EpollAdd, descriptor, ref watched[0]) == 0;
+            }
+
+            /// <summary>
+            /// The number of a descriptor only this class closes (in <see cref="GiveUp"/>, after which
+            /// it is not used), so no count is kept around its uses.
+            /// </summary>
+            private static int Number(Descriptor descriptor)
+            {
+                return (int)descriptor.DangerousGetHandle();
+            }
 
             [DllImport("libc", EntryPoint = "poll")]
             private static extern int Poll(ref PollDescriptor descriptors, UIntPtr count, int milliseconds);
 
-            [DllImport("libc", EntryPoint = "poll")]
-            private static extern int Poll(ref PollPair descriptors, UIntPtr count, int milliseconds);
+            [DllImport("libc", EntryPoint = "epoll_ctl")]
+            private static extern int ControlEpoll(int epoll, int operation, int descriptor, ref byte watched);
+
+            [DllImport("libc", EntryPoint = "epoll_wait")]
+            private static extern int WaitEpoll(int epoll, ref byte happened, int count, int milliseconds);
 
             [DllImport("libc", EntryPoint = "timerfd_settime")]
-            private static extern int SetTimer(TimerHandle timer, int flags, ref TimerSpec value, IntPtr old);
+            private static extern int SetTimer(int timer, int flags, ref TimerSpec value, IntPtr old);
 
             [DllImport("libc", EntryPoint = "read")]
-            private static extern IntPtr ReadTimer(TimerHandle timer, out ulong expirations, UIntPtr count);
+            private static extern IntPtr ReadTimer(int timer, out ulong expirations, UIntPtr count);
 
             /// <summary>One entry of poll(2)'s array: the descriptor, the events asked, the events found.</summary>
             [StructLayout(LayoutKind.Sequential)]
@@ -1406,14 +1535,6 @@ namespace Mcptest.Sdk
                 public int Descriptor;
                 public short Events;
                 public short Returned;
-            }
-
-            /// <summary>poll(2)'s array of two: the output and the timer.</summary>
-            [StructLayout(LayoutKind.Sequential)]
-            private struct PollPair
-            {
-                public PollDescriptor Output;
-                public PollDescriptor Timer;
             }
 
             /// <summary>timerfd_settime(2)'s itimerspec: no interval, one expiry after the value.</summary>
@@ -1426,30 +1547,28 @@ namespace Mcptest.Sdk
                 public IntPtr Nanoseconds;
             }
 
-            /// <summary>A timerfd's descriptor, closed with the session (or by the finalizer).</summary>
-            private sealed class TimerHandle : SafeHandle
+            /// <summary>A descriptor of the wait's own (the timerfd, the epoll instance), closed with it (or by the finalizer).</summary>
+            private sealed class Descriptor : SafeHandle
             {
-                private TimerHandle(int descriptor)
+                private Descriptor(int number)
                     : base(new IntPtr(-1), true)
                 {
-                    SetHandle(new IntPtr(descriptor));
+                    SetHandle(new IntPtr(number));
                 }
 
                 /// <inheritdoc/>
                 public override bool IsInvalid => handle == new IntPtr(-1);
 
                 /// <summary>A new timerfd, or null where there is none (not Linux, or out of descriptors).</summary>
-                internal static TimerHandle? Create()
+                internal static Descriptor? Timer()
                 {
-                    try
-                    {
-                        int descriptor = CreateTimer(MonotonicClock, TimerFlags);
-                        return descriptor < 0 ? null : new TimerHandle(descriptor);
-                    }
-                    catch (Exception error) when (IsMissing(error))
-                    {
-                        return null;
-                    }
+                    return Made(() => CreateTimer(MonotonicClock, TimerFlags));
+                }
+
+                /// <summary>A new epoll instance, or null where there is none.</summary>
+                internal static Descriptor? Epoll()
+                {
+                    return Made(() => CreateEpoll(EpollFlags));
                 }
 
                 /// <inheritdoc/>
@@ -1458,8 +1577,24 @@ namespace Mcptest.Sdk
                     return CloseDescriptor(handle.ToInt32()) == 0;
                 }
 
+                private static Descriptor? Made(Func<int> create)
+                {
+                    try
+                    {
+                        int number = create();
+                        return number < 0 ? null : new Descriptor(number);
+                    }
+                    catch (Exception error) when (IsMissing(error))
+                    {
+                        return null;
+                    }
+                }
+
                 [DllImport("libc", EntryPoint = "timerfd_create")]
                 private static extern int CreateTimer(int clock, int flags);
+
+                [DllImport("libc", EntryPoint = "epoll_create1")]
+                private static extern int CreateEpoll(int flags);
 
                 [DllImport("libc", EntryPoint = "close")]
                 private static extern int CloseDescriptor(int descriptor);

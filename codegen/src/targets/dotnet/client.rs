@@ -56,7 +56,7 @@ const MESSAGES: &[(&str, &str)] = &[
 const RESERVED: &[&str] = &[
     "StartAsync", "OverStreamsAsync", "CloseAsync", "DisposeAsync", "HandshakeAsync", "InvokeMethodAsync", "ExchangeAsync",
     "CompletesAsync", "TooLongAsync", "RefusedAsync", "EndedAsync", "WithinAsync", "FailAsync", "FinishAsync",
-    "ReadAsync", "TextAsync", "TimedOutAsync",
+    "ReadAsync", "TextAsync", "TimedOutAsync", "InvokeQueuedAsync", "AnswerReleasingAsync", "AnswerAsync",
 ];
 
 /// The runtime's declarations: the body of its namespace block.

@@ -445,6 +445,14 @@ func WithCallTimeout(ctx context.Context, timeout time.Duration) context.Context
 // callTimeoutKey is the context key of WithCallTimeout's timeout.
 type callTimeoutKey struct{}
 
+// sessionCallWith is sessionCall with params that are always sent, taken by
+// value: the caller's own params passed by address would be moved to the
+// heap at each call from another package (the compiler cannot see through
+// the generic encoder that it only reads them), one allocation per call.
+func sessionCallWith[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, c *Client, method string, params P, result string) (R, error) {
+	return sessionCall[R](ctx, c, method, &params, result)
+}
+
 // sessionCall is one call of a typed method: params (nil: none) encoded as
 // P, the answer decoded as R, whose $defs name is result.
 func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, c *Client, method string, params *P, result string) (R, error) {
@@ -1147,7 +1155,7 @@ func (c *Client) Initialize(ctx context.Context, params *EmptyParams) (Initializ
 //
 // The call is bounded by ctx's deadline, else by the client's timeout.
 func (c *Client) Call(ctx context.Context, params CallParams) (CallResult, error) {
-	return sessionCall[CallResult](ctx, c, MethodMCPCall, &params, "CallResult")
+	return sessionCallWith[CallResult](ctx, c, MethodMCPCall, params, "CallResult")
 }
 
 // ListTools calls `mcp.listTools`. Lists every tool of the server under test
@@ -1175,7 +1183,7 @@ func (c *Client) ListResources(ctx context.Context, params *EmptyParams) (ListRe
 //
 // The call is bounded by ctx's deadline, else by the client's timeout.
 func (c *Client) ReadResource(ctx context.Context, params ReadResourceParams) (ReadResourceResult, error) {
-	return sessionCall[ReadResourceResult](ctx, c, MethodMCPReadResource, &params, "ReadResourceResult")
+	return sessionCallWith[ReadResourceResult](ctx, c, MethodMCPReadResource, params, "ReadResourceResult")
 }
 
 // CallPrompt calls `mcp.callPrompt`. Gets one prompt of the server under test
@@ -1183,7 +1191,7 @@ func (c *Client) ReadResource(ctx context.Context, params ReadResourceParams) (R
 //
 // The call is bounded by ctx's deadline, else by the client's timeout.
 func (c *Client) CallPrompt(ctx context.Context, params CallPromptParams) (CallPromptResult, error) {
-	return sessionCall[CallPromptResult](ctx, c, MethodMCPCallPrompt, &params, "CallPromptResult")
+	return sessionCallWith[CallPromptResult](ctx, c, MethodMCPCallPrompt, params, "CallPromptResult")
 }
 
 // ReporterSetUpload calls `mcp.reporter.setUpload`. Turns verdict reporting on
@@ -1193,7 +1201,7 @@ func (c *Client) CallPrompt(ctx context.Context, params CallPromptParams) (CallP
 //
 // The call is bounded by ctx's deadline, else by the client's timeout.
 func (c *Client) ReporterSetUpload(ctx context.Context, params ReporterSetUploadParams) (ReporterStatus, error) {
-	return sessionCall[ReporterStatus](ctx, c, MethodMCPReporterSetUpload, &params, "ReporterStatus")
+	return sessionCallWith[ReporterStatus](ctx, c, MethodMCPReporterSetUpload, params, "ReporterStatus")
 }
 
 // ReporterFlush calls `mcp.reporter.flush`. Appends the verdicts kept since the
@@ -1213,7 +1221,7 @@ func (c *Client) ReporterFlush(ctx context.Context, params *EmptyParams) (Report
 //
 // The call is bounded by ctx's deadline, else by the client's timeout.
 func (c *Client) CacheSetMode(ctx context.Context, params CacheSetModeParams) (CacheSetModeResult, error) {
-	return sessionCall[CacheSetModeResult](ctx, c, MethodMCPCacheSetMode, &params, "CacheSetModeResult")
+	return sessionCallWith[CacheSetModeResult](ctx, c, MethodMCPCacheSetMode, params, "CacheSetModeResult")
 }
 
 // CassetteSetMode calls `mcp.cassette.set_mode`. Sets the cassette mode:
@@ -1223,7 +1231,7 @@ func (c *Client) CacheSetMode(ctx context.Context, params CacheSetModeParams) (C
 //
 // The call is bounded by ctx's deadline, else by the client's timeout.
 func (c *Client) CassetteSetMode(ctx context.Context, params CassetteSetModeParams) (CassetteSetModeResult, error) {
-	return sessionCall[CassetteSetModeResult](ctx, c, MethodMCPCassetteSetMode, &params, "CassetteSetModeResult")
+	return sessionCallWith[CassetteSetModeResult](ctx, c, MethodMCPCassetteSetMode, params, "CassetteSetModeResult")
 }
 
 // Shutdown calls `mcp.shutdown`. Closes the server under test, answers, and

@@ -188,11 +188,13 @@ fn method_def(ctx: &Ctx, method: &Method, name: &str, out: &mut String) {
         "params may be nil (the request then has none). The call is bounded by ctx's deadline, else by the client's timeout."
     };
     comment(out, 0, how);
-    let (param, pass) = if method.params_required { (params.clone(), "&params") } else { (format!("*{params}"), "params") };
+    // Params that are always sent go by value (see sessionCallWith).
+    let (param, call) =
+        if method.params_required { (params.clone(), "sessionCallWith") } else { (format!("*{params}"), "sessionCall") };
     writeln!(out, "func (c *Client) {name}(ctx context.Context, params {param}) ({result}, error) {{").ok();
     writeln!(
         out,
-        "\treturn sessionCall[{result}](ctx, c, {}, {pass}, {})",
+        "\treturn {call}[{result}](ctx, c, {}, params, {})",
         ctx.method_const(&method.name),
         string_lit(&method.result)
     )
@@ -332,7 +334,7 @@ mod tests {
             {"name": "other.list", "params": "#/$defs/EmptyParams", "params_required": false, "result": "#/$defs/EmptyParams", "description": "Two."}
         ]);
         let both = render_with(twins);
-        assert!(both.contains("func (c *Client) MCPList(ctx context.Context, params EmptyParams) (EmptyParams, error) {\n\treturn sessionCall[EmptyParams](ctx, c, MethodMCPList, &params, "), "{both}");
+        assert!(both.contains("func (c *Client) MCPList(ctx context.Context, params EmptyParams) (EmptyParams, error) {\n\treturn sessionCallWith[EmptyParams](ctx, c, MethodMCPList, params, "), "{both}");
         assert!(both.contains("func (c *Client) OtherList(ctx context.Context, params *EmptyParams)"), "{both}");
         assert!(!both.contains(") List("), "{both}");
     }

@@ -452,6 +452,14 @@ func WithCallTimeout(ctx context.Context, timeout time.Duration) context.Context
 // callTimeoutKey is the context key of WithCallTimeout's timeout.
 type callTimeoutKey struct{}
 
+// sessionCallWith is sessionCall with params that are always sent, taken by
+// value: the caller's own params passed by address would be moved to the
+// heap at each call from another package (the compiler cannot see through
+// the generic encoder that it only reads them), one allocation per call.
+func sessionCallWith[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, c *Client, method string, params P, result string) (R, error) {
+	return sessionCall[R](ctx, c, method, &params, result)
+}
+
 // sessionCall is one call of a typed method: params (nil: none) encoded as
 // P, the answer decoded as R, whose $defs name is result.
 func sessionCall[R EnvelopeMember[R], P EnvelopeMember[P]](ctx context.Context, c *Client, method string, params *P, result string) (R, error) {

@@ -234,6 +234,8 @@ type Client struct {
 	// layout is how the session's success answers are laid out, learnt
 	// from the handshake's (nil: its encoder's text held no marks).
 	layout *sessionAnswerLayout
+	// epoch is when the session was made, the origin of clock.
+	epoch time.Time
 }
 
 // sessionExit is how the coprocess ended: its status or signal when known.
@@ -333,6 +335,7 @@ func newClient(r io.Reader, w io.Writer, options ClientOptions) *Client {
 		startTimeout: options.StartTimeout,
 		closeTimeout: options.CloseTimeout,
 		nextID:       1,
+		epoch:        time.Now(),
 	}
 	if c.timeout <= 0 {
 		c.timeout = DefaultCallTimeout
@@ -554,8 +557,14 @@ func (c *Client) answer(ctx context.Context, method string, id int64, timeout ti
 // answerLine writes the request line in c.out and reads its answer's line
 // (valid until the next read), as answer does, unparsed.
 func (c *Client) answerLine(ctx context.Context, method string, timeout time.Duration, kill bool) ([]byte, error) {
-	started := time.Now()
+	started := c.clock()
 	deadline, ok := ctx.Deadline()
+	if ok {
+		// ctx's deadline on started's clock: it may have no monotonic
+		// reading (time.Date), and no deadline is compared by the wall
+		// clock, which can be set back.
+		deadline = started.Add(time.Until(deadline))
+	}
 	perCall, set := ctx.Value(callTimeoutKey{}).(time.Duration)
 	switch {
 	case set && (!ok || !deadline.Before(started.Add(perCall))):
@@ -591,6 +600,14 @@ func (c *Client) answerLine(ctx context.Context, method string, timeout time.Dur
 		return nil, c.ended(method)
 	}
 	return read.line, nil
+}
+
+// clock is the time now for a call's start, read on the monotonic clock
+// alone as the time since epoch: one clock read where time.Now makes two
+// (the wall clock too). The deadlines made from it are compared only with
+// times that have a monotonic reading, which such comparisons use.
+func (c *Client) clock() time.Time {
+	return c.epoch.Add(time.Since(c.epoch))
 }
 
 // checked is the parsed tree of answer line, its id checked against id.

@@ -7933,7 +7933,32 @@ func (p *parser) nextInteger() (int64, bool) {
 	if err != nil {
 		return 0, false
 	}
+	if n, ok := smallInteger(literal); ok {
+		return n, true
+	}
 	return numberInt(json.Number(literal))
+}
+
+// smallInteger is the value of a number literal that is an integer of at
+// most 15 digits, which is always within ±(2^53-1), counted without
+// strconv (a duration or a count, the common case); false for any other
+// literal, which numberInt reads.
+func smallInteger(literal string) (int64, bool) {
+	digits := strings.TrimPrefix(literal, "-")
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(digits[i]-'0')
+	}
+	if len(digits) < len(literal) {
+		return -n, true
+	}
+	return n, true
 }
 
 // firstKey opens an object and reads up to its first member's value: the

@@ -616,11 +616,13 @@ func decodeCacheSetModeParams(v any) (CacheSetModeParams, *shapeError) {
 
 func scanCacheSetModeParams(p *parser) (out CacheSetModeParams, ok bool) {
 	var seen [1]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "mode"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "mode":
 			out.Mode, ok = scanCacheMode(p)
 			ok = ok && firstTime(&seen[0])
+			want = ""
 		default:
 			return out, false
 		}
@@ -718,17 +720,21 @@ func decodeCacheSetModeResult(v any) (CacheSetModeResult, *shapeError) {
 
 func scanCacheSetModeResult(p *parser) (out CacheSetModeResult, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "mode"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "mode":
 			out.Mode, ok = scanCacheMode(p)
 			ok = ok && firstTime(&seen[0])
+			want = "previous_mode"
 		case "previous_mode":
 			out.PreviousMode, ok = scanCacheMode(p)
 			ok = ok && firstTime(&seen[1])
+			want = "entries"
 		case "entries":
 			out.Entries, ok = p.nextInteger()
 			ok = ok && out.Entries >= 0 && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -835,24 +841,29 @@ func decodeCallParams(v any) (CallParams, *shapeError) {
 
 func scanCallParams(p *parser) (out CallParams, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "tool"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "tool":
 			out.Tool, ok = p.nextString()
 			ok = ok && firstTime(&seen[0])
+			want = "arguments"
 		case "arguments":
 			out.Arguments, ok = scanMCPObject(p)
 			ok = ok && firstTime(&seen[1])
+			want = "passthrough"
 		case "passthrough":
 			var x bool
 			x, ok = p.nextBoolean()
 			out.Passthrough = &x
 			ok = ok && firstTime(&seen[2])
+			want = "timeout_ms"
 		case "timeout_ms":
 			var x int64
 			x, ok = p.nextInteger()
 			out.TimeoutMs = &x
 			ok = ok && x >= 1 && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -951,14 +962,17 @@ func decodeCallPromptParams(v any) (CallPromptParams, *shapeError) {
 
 func scanCallPromptParams(p *parser) (out CallPromptParams, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "name"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "name":
 			out.Name, ok = p.nextString()
 			ok = ok && firstTime(&seen[0])
+			want = "arguments"
 		case "arguments":
 			out.Arguments, ok = scanPromptArguments(p)
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1053,14 +1067,17 @@ func decodeCallPromptResult(v any) (CallPromptResult, *shapeError) {
 
 func scanCallPromptResult(p *parser) (out CallPromptResult, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "description"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "description":
 			out.Description, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[0])
+			want = "messages"
 		case "messages":
 			out.Messages, ok = valueAs(p, readListOfMCPObject)
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1301,16 +1318,19 @@ func decodeCassetteSetModeParams(v any) (CassetteSetModeParams, *shapeError) {
 
 func scanCassetteSetModeParams(p *parser) (out CassetteSetModeParams, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "mode"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "mode":
 			out.Mode, ok = scanCassetteMode(p)
 			ok = ok && firstTime(&seen[0])
+			want = "path"
 		case "path":
 			var x string
 			x, ok = p.nextString()
 			out.Path = &x
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1413,17 +1433,21 @@ func decodeCassetteSetModeResult(v any) (CassetteSetModeResult, *shapeError) {
 
 func scanCassetteSetModeResult(p *parser) (out CassetteSetModeResult, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "mode"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "mode":
 			out.Mode, ok = scanCassetteMode(p)
 			ok = ok && firstTime(&seen[0])
+			want = "previous_mode"
 		case "previous_mode":
 			out.PreviousMode, ok = scanCassetteMode(p)
 			ok = ok && firstTime(&seen[1])
+			want = "path"
 		case "path":
 			out.Path, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1492,7 +1516,7 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 }
 
 func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
-	if _, more := p.firstKey(); more {
+	if _, more := p.firstKey(""); more {
 		return out, false
 	}
 	return out, !p.failed
@@ -1582,19 +1606,23 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 
 func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "code"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "code":
 			out.Code, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "message"
 		case "message":
 			out.Message, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = "data"
 		case "data":
 			var x any
 			x, ok = valueAs(p, readAny)
 			out.Data = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1707,17 +1735,21 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 
 func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = nullableAs(p, scanRequestID)
 			ok = ok && firstTime(&seen[1])
+			want = "error"
 		case "error":
 			out.Error, ok = scanErrorObject(p)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1820,21 +1852,25 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 
 func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "protocol_version"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "protocol_version":
 			out.ProtocolVersion, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "sdk"
 		case "sdk":
 			var x string
 			x, ok = p.nextString()
 			out.SDK = &x
 			ok = ok && firstTime(&seen[1])
+			want = "sdk_version"
 		case "sdk_version":
 			var x string
 			x, ok = p.nextString()
 			out.SDKVersion = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1934,14 +1970,17 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 
 func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "protocol_version"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "protocol_version":
 			out.ProtocolVersion, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "binary_version"
 		case "binary_version":
 			out.BinaryVersion, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2071,26 +2110,33 @@ func decodeInitializeResult(v any) (InitializeResult, *shapeError) {
 
 func scanInitializeResult(p *parser) (out InitializeResult, ok bool) {
 	var seen [6]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "era"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "era":
 			out.Era, ok = scanMCPEra(p)
 			ok = ok && firstTime(&seen[0])
+			want = "mcp_protocol_version"
 		case "mcp_protocol_version":
 			out.MCPProtocolVersion, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = "server_name"
 		case "server_name":
 			out.ServerName, ok = p.nextString()
 			ok = ok && firstTime(&seen[2])
+			want = "server_version"
 		case "server_version":
 			out.ServerVersion, ok = p.nextString()
 			ok = ok && firstTime(&seen[3])
+			want = "capabilities"
 		case "capabilities":
 			out.Capabilities, ok = scanMCPObject(p)
 			ok = ok && firstTime(&seen[4])
+			want = "instructions"
 		case "instructions":
 			out.Instructions, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[5])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2241,11 +2287,13 @@ func decodeListResourcesResult(v any) (ListResourcesResult, *shapeError) {
 
 func scanListResourcesResult(p *parser) (out ListResourcesResult, ok bool) {
 	var seen [1]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "resources"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "resources":
 			out.Resources, ok = valueAs(p, readListOfMCPObject)
 			ok = ok && firstTime(&seen[0])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2328,11 +2376,13 @@ func decodeListToolsResult(v any) (ListToolsResult, *shapeError) {
 
 func scanListToolsResult(p *parser) (out ListToolsResult, ok bool) {
 	var seen [1]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "tools"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "tools":
 			out.Tools, ok = valueAs(p, readListOfMCPObject)
 			ok = ok && firstTime(&seen[0])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2678,11 +2728,13 @@ func decodeReadResourceParams(v any) (ReadResourceParams, *shapeError) {
 
 func scanReadResourceParams(p *parser) (out ReadResourceParams, ok bool) {
 	var seen [1]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "uri"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "uri":
 			out.URI, ok = p.nextString()
 			ok = ok && firstTime(&seen[0])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2765,11 +2817,13 @@ func decodeReadResourceResult(v any) (ReadResourceResult, *shapeError) {
 
 func scanReadResourceResult(p *parser) (out ReadResourceResult, ok bool) {
 	var seen [1]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "contents"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "contents":
 			out.Contents, ok = valueAs(p, readListOfMCPObject)
 			ok = ok && firstTime(&seen[0])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2860,14 +2914,17 @@ func decodeReporterFlushResult(v any) (ReporterFlushResult, *shapeError) {
 
 func scanReporterFlushResult(p *parser) (out ReporterFlushResult, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "written"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "written":
 			out.Written, ok = p.nextInteger()
 			ok = ok && out.Written >= 0 && firstTime(&seen[0])
+			want = "path"
 		case "path":
 			out.Path, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2959,16 +3016,19 @@ func decodeReporterSetUploadParams(v any) (ReporterSetUploadParams, *shapeError)
 
 func scanReporterSetUploadParams(p *parser) (out ReporterSetUploadParams, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "enabled"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "enabled":
 			out.Enabled, ok = p.nextBoolean()
 			ok = ok && firstTime(&seen[0])
+			want = "path"
 		case "path":
 			var x string
 			x, ok = p.nextString()
 			out.Path = &x
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3071,17 +3131,21 @@ func decodeReporterStatus(v any) (ReporterStatus, *shapeError) {
 
 func scanReporterStatus(p *parser) (out ReporterStatus, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "enabled"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "enabled":
 			out.Enabled, ok = p.nextBoolean()
 			ok = ok && firstTime(&seen[0])
+			want = "path"
 		case "path":
 			out.Path, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[1])
+			want = "pending"
 		case "pending":
 			out.Pending, ok = p.nextInteger()
 			ok = ok && out.Pending >= 0 && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3196,20 +3260,25 @@ func decodeRequest(v any) (Request, *shapeError) {
 
 func scanRequest(p *parser) (out Request, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = scanRequestID(p)
 			ok = ok && firstTime(&seen[1])
+			want = "method"
 		case "method":
 			out.Method, ok = p.nextString()
 			ok = ok && firstTime(&seen[2])
+			want = "params"
 		case "params":
 			out.Params, ok = scanParams(p)
 			ok = ok && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3435,7 +3504,7 @@ func decodeShutdownResult(v any) (ShutdownResult, *shapeError) {
 }
 
 func scanShutdownResult(p *parser) (out ShutdownResult, ok bool) {
-	if _, more := p.firstKey(); more {
+	if _, more := p.firstKey(""); more {
 		return out, false
 	}
 	return out, !p.failed
@@ -3529,17 +3598,21 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 
 func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = scanRequestID(p)
 			ok = ok && firstTime(&seen[1])
+			want = "result"
 		case "result":
 			out.Result, ok = valueAs(p, readAny)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3645,22 +3718,27 @@ func decodeToolCallPassthrough(v any) (ToolCallPassthrough, *shapeError) {
 
 func scanToolCallPassthrough(p *parser) (out ToolCallPassthrough, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "content"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "content":
 			out.Content, ok = valueAs(p, readListOfMCPObject)
 			ok = ok && firstTime(&seen[0])
+			want = "structuredContent"
 		case "structuredContent":
 			out.StructuredContent, ok = scanMCPObject(p)
 			ok = ok && firstTime(&seen[1])
+			want = "isError"
 		case "isError":
 			var x bool
 			x, ok = p.nextBoolean()
 			out.IsError = &x
 			ok = ok && firstTime(&seen[2])
+			want = "_meta"
 		case "_meta":
 			out.Meta, ok = scanMCPObject(p)
 			ok = ok && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3797,23 +3875,29 @@ func decodeVerdict(v any) (Verdict, *shapeError) {
 
 func scanVerdict(p *parser) (out Verdict, ok bool) {
 	var seen [5]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "success"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "success":
 			out.Success, ok = p.nextBoolean()
 			ok = ok && firstTime(&seen[0])
+			want = "data"
 		case "data":
 			out.Data, ok = valueAs(p, readAny)
 			ok = ok && firstTime(&seen[1])
+			want = "text"
 		case "text":
 			out.Text, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[2])
+			want = "error"
 		case "error":
 			out.Error, ok = p.nextNullableString()
 			ok = ok && firstTime(&seen[3])
+			want = "duration_ms"
 		case "duration_ms":
 			out.DurationMs, ok = p.nextInteger()
 			ok = ok && out.DurationMs >= 0 && firstTime(&seen[4])
+			want = ""
 		default:
 			return out, false
 		}
@@ -5092,8 +5176,8 @@ func smallInteger(literal string) (int64, bool) {
 
 // firstKey opens an object and reads up to its first member's value: the
 // member's name and true; false for an empty object (read whole) or where
-// the text is no object (failed set).
-func (p *parser) firstKey() (string, bool) {
+// the text is no object (failed set). want is as key's.
+func (p *parser) firstKey(want string) (string, bool) {
 	p.skipSpace()
 	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
 		p.failed = true
@@ -5103,15 +5187,15 @@ func (p *parser) firstKey() (string, bool) {
 		p.depth--
 		return "", false
 	}
-	return p.key()
+	return p.key(want)
 }
 
 // nextKey reads on to the next member's value after one member: its name
 // and true; false at the object's end (read) or where the text is not an
-// object's member list (failed set).
-func (p *parser) nextKey() (string, bool) {
+// object's member list (failed set). want is as key's.
+func (p *parser) nextKey(want string) (string, bool) {
 	if p.next(',') {
-		return p.key()
+		return p.key(want)
 	}
 	if p.next('}') {
 		p.depth--
@@ -5121,11 +5205,18 @@ func (p *parser) nextKey() (string, bool) {
 	return "", false
 }
 
-// key reads a member's name and its colon.
-func (p *parser) key() (string, bool) {
+// key reads a member's name and its colon. want is the name the declared
+// order puts next (empty: none), one without a character JSON escapes: the
+// name written as want is taken whole, not read character by character.
+func (p *parser) key(want string) (string, bool) {
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '"' {
-		if name, err := p.str(); err == nil && p.next(':') {
+		if rest := p.s[p.i+1:]; want != "" && len(rest) > len(want) && rest[len(want)] == '"' && rest[:len(want)] == want {
+			p.i += len(want) + 2
+			if p.next(':') {
+				return want, true
+			}
+		} else if name, err := p.str(); err == nil && p.next(':') {
 			return name, true
 		}
 	}

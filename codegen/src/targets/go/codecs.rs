@@ -335,14 +335,17 @@ impl Ctx<'_> {
     fn scan_object(&mut self, out: &mut String, name: &str, object: &ObjectType) {
         line!(out, "\nfunc scan{name}(p *parser) (out {name}, ok bool) {{");
         if object.fields.is_empty() {
-            line!(out, "\tif _, more := p.firstKey(); more {{\n\t\treturn out, false\n\t}}\n\treturn out, !p.failed\n}}");
+            line!(out, "\tif _, more := p.firstKey(\"\"); more {{\n\t\treturn out, false\n\t}}\n\treturn out, !p.failed\n}}");
             return;
         }
-        line!(out, "\tvar seen [{}]bool", object.fields.len());
-        line!(out, "\tfor key, more := p.firstKey(); more; key, more = p.nextKey() {{\n\t\tswitch key {{");
+        // want: the member the declared order puts next (see parser.key).
+        let want = |k: usize| string_lit(object.fields.get(k).map_or("", |f| plain_name(&f.name)));
+        line!(out, "\tvar seen [{}]bool\n\twant := {}", object.fields.len(), want(0));
+        line!(out, "\tfor key, more := p.firstKey(want); more; key, more = p.nextKey(want) {{\n\t\tswitch key {{");
         for (k, field) in object.fields.iter().enumerate() {
             line!(out, "\t\tcase {}:", string_lit(&field.name));
             self.scan_field(out, field, k);
+            line!(out, "\t\t\twant = {}", want(k + 1));
         }
         line!(out, "\t\tdefault:\n\t\t\treturn out, false\n\t\t}}");
         line!(out, "\t\tif !ok {{\n\t\t\treturn out, false\n\t\t}}\n\t}}");
@@ -581,6 +584,17 @@ pub(super) fn pick_variant(out: &mut String, variants: &[UnionVariant]) {
 
 /// The single-pass reader of a type read through the parser's tree (a map,
 /// an enum, an id): the value parsed, then decoded.
+/// `name` when JSON writes it as itself, between quotes (no quote, backslash
+/// or control character), else empty: the name a scan reader may expect
+/// next in the text (see parser.key).
+fn plain_name(name: &str) -> &str {
+    if name.chars().any(|c| c == '"' || c == '\\' || c < ' ') {
+        ""
+    } else {
+        name
+    }
+}
+
 fn scan_through_tree(out: &mut String, name: &str) {
     line!(out, "\nfunc scan{name}(p *parser) ({name}, bool) {{\n\treturn valueAs(p, decode{name})\n}}");
 }
@@ -606,5 +620,19 @@ impl Ctx<'_> {
             line!(out, "\tcase {}:\n\t\treturn asMarshaler(Decode{}(data))", string_lit(def), self.type_name(def));
         }
         line!(out, "\t}}\n\treturn nil, errors.New(\"unknown type `\" + typeName + \"`\")\n}}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_name;
+
+    #[test]
+    fn only_a_name_json_writes_as_itself_is_expected_whole() {
+        assert_eq!(plain_name("duration_ms"), "duration_ms");
+        assert_eq!(plain_name("é ü"), "é ü", "JSON writes non-ASCII and spaces as themselves");
+        for escaped in ["a\"b", "a\\b", "a\nb", "\u{1}"] {
+            assert_eq!(plain_name(escaped), "", "{escaped:?} is written escaped");
+        }
     }
 }

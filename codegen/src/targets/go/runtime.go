@@ -1182,8 +1182,8 @@ func smallInteger(literal string) (int64, bool) {
 
 // firstKey opens an object and reads up to its first member's value: the
 // member's name and true; false for an empty object (read whole) or where
-// the text is no object (failed set).
-func (p *parser) firstKey() (string, bool) {
+// the text is no object (failed set). want is as key's.
+func (p *parser) firstKey(want string) (string, bool) {
 	p.skipSpace()
 	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
 		p.failed = true
@@ -1193,15 +1193,15 @@ func (p *parser) firstKey() (string, bool) {
 		p.depth--
 		return "", false
 	}
-	return p.key()
+	return p.key(want)
 }
 
 // nextKey reads on to the next member's value after one member: its name
 // and true; false at the object's end (read) or where the text is not an
-// object's member list (failed set).
-func (p *parser) nextKey() (string, bool) {
+// object's member list (failed set). want is as key's.
+func (p *parser) nextKey(want string) (string, bool) {
 	if p.next(',') {
-		return p.key()
+		return p.key(want)
 	}
 	if p.next('}') {
 		p.depth--
@@ -1211,11 +1211,18 @@ func (p *parser) nextKey() (string, bool) {
 	return "", false
 }
 
-// key reads a member's name and its colon.
-func (p *parser) key() (string, bool) {
+// key reads a member's name and its colon. want is the name the declared
+// order puts next (empty: none), one without a character JSON escapes: the
+// name written as want is taken whole, not read character by character.
+func (p *parser) key(want string) (string, bool) {
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '"' {
-		if name, err := p.str(); err == nil && p.next(':') {
+		if rest := p.s[p.i+1:]; want != "" && len(rest) > len(want) && rest[len(want)] == '"' && rest[:len(want)] == want {
+			p.i += len(want) + 2
+			if p.next(':') {
+				return want, true
+			}
+		} else if name, err := p.str(); err == nil && p.next(':') {
 			return name, true
 		}
 	}

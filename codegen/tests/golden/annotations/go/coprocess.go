@@ -401,7 +401,7 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 }
 
 func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
-	if _, more := p.firstKey(); more {
+	if _, more := p.firstKey(""); more {
 		return out, false
 	}
 	return out, !p.failed
@@ -491,19 +491,23 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 
 func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "code"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "code":
 			out.Code, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "message"
 		case "message":
 			out.Message, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = "data"
 		case "data":
 			var x any
 			x, ok = valueAs(p, readAny)
 			out.Data = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -609,17 +613,21 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 
 func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = nullableAs(p, scanRequestID)
 			ok = ok && firstTime(&seen[1])
+			want = "error"
 		case "error":
 			out.Error, ok = scanErrorObject(p)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -722,21 +730,25 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 
 func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "protocol_version"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "protocol_version":
 			out.ProtocolVersion, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "sdk"
 		case "sdk":
 			var x string
 			x, ok = p.nextString()
 			out.SDK = &x
 			ok = ok && firstTime(&seen[1])
+			want = "sdk_version"
 		case "sdk_version":
 			var x string
 			x, ok = p.nextString()
 			out.SDKVersion = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -836,14 +848,17 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 
 func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "protocol_version"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "protocol_version":
 			out.ProtocolVersion, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "binary_version"
 		case "binary_version":
 			out.BinaryVersion, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1013,19 +1028,23 @@ func decodeLegacy(v any) (Legacy, *shapeError) {
 
 func scanLegacy(p *parser) (out Legacy, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "retries"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "retries":
 			out.Retries, ok = p.nextInteger()
 			ok = ok && out.Retries >= 0 && firstTime(&seen[0])
+			want = "mode"
 		case "mode":
 			out.Mode, ok = scanLegacyMode(p)
 			ok = ok && firstTime(&seen[1])
+			want = "old"
 		case "old":
 			var x bool
 			x, ok = p.nextBoolean()
 			out.Old = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1269,20 +1288,25 @@ func decodeRequest(v any) (Request, *shapeError) {
 
 func scanRequest(p *parser) (out Request, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = scanRequestID(p)
 			ok = ok && firstTime(&seen[1])
+			want = "method"
 		case "method":
 			out.Method, ok = p.nextString()
 			ok = ok && firstTime(&seen[2])
+			want = "params"
 		case "params":
 			out.Params, ok = scanParams(p)
 			ok = ok && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1543,18 +1567,21 @@ func decodeSettings(v any) (Settings, *shapeError) {
 
 func scanSettings(p *parser) (out Settings, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "endpoint"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "endpoint":
 			var x string
 			x, ok = p.nextString()
 			out.Endpoint = &x
 			ok = ok && firstTime(&seen[0])
+			want = "name"
 		case "name":
 			var x string
 			x, ok = p.nextString()
 			out.Name = &x
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1659,17 +1686,21 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 
 func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = scanRequestID(p)
 			ok = ok && firstTime(&seen[1])
+			want = "result"
 		case "result":
 			out.Result, ok = valueAs(p, readAny)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2838,8 +2869,8 @@ func smallInteger(literal string) (int64, bool) {
 
 // firstKey opens an object and reads up to its first member's value: the
 // member's name and true; false for an empty object (read whole) or where
-// the text is no object (failed set).
-func (p *parser) firstKey() (string, bool) {
+// the text is no object (failed set). want is as key's.
+func (p *parser) firstKey(want string) (string, bool) {
 	p.skipSpace()
 	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
 		p.failed = true
@@ -2849,15 +2880,15 @@ func (p *parser) firstKey() (string, bool) {
 		p.depth--
 		return "", false
 	}
-	return p.key()
+	return p.key(want)
 }
 
 // nextKey reads on to the next member's value after one member: its name
 // and true; false at the object's end (read) or where the text is not an
-// object's member list (failed set).
-func (p *parser) nextKey() (string, bool) {
+// object's member list (failed set). want is as key's.
+func (p *parser) nextKey(want string) (string, bool) {
 	if p.next(',') {
-		return p.key()
+		return p.key(want)
 	}
 	if p.next('}') {
 		p.depth--
@@ -2867,11 +2898,18 @@ func (p *parser) nextKey() (string, bool) {
 	return "", false
 }
 
-// key reads a member's name and its colon.
-func (p *parser) key() (string, bool) {
+// key reads a member's name and its colon. want is the name the declared
+// order puts next (empty: none), one without a character JSON escapes: the
+// name written as want is taken whole, not read character by character.
+func (p *parser) key(want string) (string, bool) {
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '"' {
-		if name, err := p.str(); err == nil && p.next(':') {
+		if rest := p.s[p.i+1:]; want != "" && len(rest) > len(want) && rest[len(want)] == '"' && rest[:len(want)] == want {
+			p.i += len(want) + 2
+			if p.next(':') {
+				return want, true
+			}
+		} else if name, err := p.str(); err == nil && p.next(':') {
 			return name, true
 		}
 	}

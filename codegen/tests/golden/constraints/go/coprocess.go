@@ -496,28 +496,35 @@ func decodeBounded(v any) (Bounded, *shapeError) {
 
 func scanBounded(p *parser) (out Bounded, ok bool) {
 	var seen [6]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "percent"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "percent":
 			out.Percent, ok = p.nextInteger()
 			ok = ok && out.Percent >= 0 && out.Percent <= 100 && firstTime(&seen[0])
+			want = "offset"
 		case "offset":
 			out.Offset, ok = p.nextInteger()
 			ok = ok && out.Offset >= -3 && firstTime(&seen[1])
+			want = "turns"
 		case "turns":
 			out.Turns, ok = p.nextInteger()
 			ok = ok && out.Turns >= 1 && out.Turns <= 9 && firstTime(&seen[2])
+			want = "below"
 		case "below":
 			var x int64
 			x, ok = p.nextInteger()
 			out.Below = &x
 			ok = ok && x <= -1 && firstTime(&seen[3])
+			want = "level"
 		case "level":
 			out.Level, ok = valueAs(p, readNullableIntMax9)
 			ok = ok && firstTime(&seen[4])
+			want = "counts"
 		case "counts":
 			out.Counts, ok = valueAs(p, readListOfIntMin1)
 			ok = ok && firstTime(&seen[5])
+			want = ""
 		default:
 			return out, false
 		}
@@ -662,31 +669,39 @@ func decodeChosen(v any) (Chosen, *shapeError) {
 
 func scanChosen(p *parser) (out Chosen, ok bool) {
 	var seen [7]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "mixed"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "mixed":
 			out.Mixed, ok = valueAs(p, readAnyOneOfhb113e55554bbe48ddd81fa0bcd1301fc)
 			ok = ok && firstTime(&seen[0])
+			want = "level"
 		case "level":
 			out.Level, ok = valueAs(p, readIntOneOf312c20322c2033)
 			ok = ok && firstTime(&seen[1])
+			want = "flag"
 		case "flag":
 			out.Flag, ok = valueAs(p, readBoolOneOf66616c7365)
 			ok = ok && firstTime(&seen[2])
+			want = "zero"
 		case "zero":
 			out.Zero, ok = valueAs(p, readAnyOneOf302c20223022)
 			ok = ok && firstTime(&seen[3])
+			want = "mode"
 		case "mode":
 			out.Mode, ok = valueAs(p, readNullableStringOneOfh8d3bf95f4ae0af636efc99aea69a1dda)
 			ok = ok && firstTime(&seen[4])
+			want = "ratio"
 		case "ratio":
 			out.Ratio, ok = valueAs(p, readNumberOneOf302e352c20312c20322e35)
 			ok = ok && firstTime(&seen[5])
+			want = "tone"
 		case "tone":
 			var x string
 			x, ok = valueAs(p, readStringOneOf227761726d222c2022636f6f6c22)
 			out.Tone = &x
 			ok = ok && firstTime(&seen[6])
+			want = ""
 		default:
 			return out, false
 		}
@@ -790,14 +805,17 @@ func decodeCircle(v any) (Circle, *shapeError) {
 
 func scanCircle(p *parser) (out Circle, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "kind"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "kind":
 			out.Kind, ok = valueAs(p, readStringConst636972636c65)
 			ok = ok && firstTime(&seen[0])
+			want = "radius"
 		case "radius":
 			out.Radius, ok = p.nextInteger()
 			ok = ok && out.Radius >= 0 && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -930,36 +948,45 @@ func decodeCounted(v any) (Counted, *shapeError) {
 
 func scanCounted(p *parser) (out Counted, ok bool) {
 	var seen [8]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "name"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "name":
 			out.Name, ok = valueAs(p, readStringLenMin1Max8)
 			ok = ok && firstTime(&seen[0])
+			want = "code"
 		case "code":
 			out.Code, ok = valueAs(p, readStringLenMin2Max2)
 			ok = ok && firstTime(&seen[1])
+			want = "note"
 		case "note":
 			var x string
 			x, ok = valueAs(p, readStringLenMax3)
 			out.Note = &x
 			ok = ok && firstTime(&seen[2])
+			want = "label"
 		case "label":
 			out.Label, ok = valueAs(p, readNullableStringLenMin2)
 			ok = ok && firstTime(&seen[3])
+			want = "tags"
 		case "tags":
 			out.Tags, ok = valueAs(p, readListOfStringLenMin1Max3)
 			ok = ok && firstTime(&seen[4])
+			want = "picks"
 		case "picks":
 			out.Picks, ok = valueAs(p, readListOfIntMin0LenMin1)
 			ok = ok && firstTime(&seen[5])
+			want = "slots"
 		case "slots":
 			out.Slots, ok = valueAs(p, readNullableListOfBoolLenMax2)
 			ok = ok && firstTime(&seen[6])
+			want = "empty"
 		case "empty":
 			var x string
 			x, ok = p.nextString()
 			out.Empty = &x
 			ok = ok && firstTime(&seen[7])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1142,47 +1169,61 @@ func decodeDistinct(v any) (Distinct, *shapeError) {
 
 func scanDistinct(p *parser) (out Distinct, ok bool) {
 	var seen [13]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "ids"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "ids":
 			out.Ids, ok = valueAs(p, readListOfIntLenMax3Unique)
 			ok = ok && firstTime(&seen[0])
+			want = "names"
 		case "names":
 			out.Names, ok = valueAs(p, readListOfStringUnique)
 			ok = ok && firstTime(&seen[1])
+			want = "flags"
 		case "flags":
 			out.Flags, ok = valueAs(p, readNullableListOfBoolUnique)
 			ok = ok && firstTime(&seen[2])
+			want = "shades"
 		case "shades":
 			out.Shades, ok = valueAs(p, readListOfShadeUnique)
 			ok = ok && firstTime(&seen[3])
+			want = "ratios"
 		case "ratios":
 			out.Ratios, ok = valueAs(p, readListOfNumberUnique)
 			ok = ok && firstTime(&seen[4])
+			want = "levels"
 		case "levels":
 			out.Levels, ok = valueAs(p, readListOfIntMin2Max9LenMax4Unique)
 			ok = ok && firstTime(&seen[5])
+			want = "weights"
 		case "weights":
 			out.Weights, ok = valueAs(p, readListOfNumberAboveNeg5Max5Unique)
 			ok = ok && firstTime(&seen[6])
+			want = "slugs"
 		case "slugs":
 			out.Slugs, ok = valueAs(p, readListOfStringPattern1LenMax3Unique)
 			ok = ok && firstTime(&seen[7])
+			want = "tags"
 		case "tags":
 			out.Tags, ok = valueAs(p, readListOfStringLenMin2Max4Unique)
 			ok = ok && firstTime(&seen[8])
+			want = "steps"
 		case "steps":
 			out.Steps, ok = valueAs(p, readListOfIntMultipleOf3Unique)
 			ok = ok && firstTime(&seen[9])
+			want = "points"
 		case "points":
 			out.Points, ok = valueAs(p, readListOfPointUnique)
 			ok = ok && firstTime(&seen[10])
+			want = "pairs"
 		case "pairs":
 			out.Pairs, ok = valueAs(p, readListOfListOfIntUnique)
 			ok = ok && firstTime(&seen[11])
+			want = "loose"
 		case "loose":
 			out.Loose, ok = valueAs(p, readListOfString)
 			ok = ok && firstTime(&seen[12])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1312,17 +1353,21 @@ func decodeDrawing(v any) (Drawing, *shapeError) {
 
 func scanDrawing(p *parser) (out Drawing, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "main"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "main":
 			out.Main, ok = scanFigure(p)
 			ok = ok && firstTime(&seen[0])
+			want = "others"
 		case "others":
 			out.Others, ok = valueAs(p, readListOfFigure)
 			ok = ok && firstTime(&seen[1])
+			want = "spare"
 		case "spare":
 			out.Spare, ok = nullableAs(p, scanFigure)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1393,7 +1438,7 @@ func decodeEmptyParams(v any) (EmptyParams, *shapeError) {
 }
 
 func scanEmptyParams(p *parser) (out EmptyParams, ok bool) {
-	if _, more := p.firstKey(); more {
+	if _, more := p.firstKey(""); more {
 		return out, false
 	}
 	return out, !p.failed
@@ -1483,19 +1528,23 @@ func decodeErrorObject(v any) (ErrorObject, *shapeError) {
 
 func scanErrorObject(p *parser) (out ErrorObject, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "code"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "code":
 			out.Code, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "message"
 		case "message":
 			out.Message, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = "data"
 		case "data":
 			var x any
 			x, ok = valueAs(p, readAny)
 			out.Data = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1601,17 +1650,21 @@ func decodeErrorResponse(v any) (ErrorResponse, *shapeError) {
 
 func scanErrorResponse(p *parser) (out ErrorResponse, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = nullableAs(p, scanRequestID)
 			ok = ok && firstTime(&seen[1])
+			want = "error"
 		case "error":
 			out.Error, ok = scanErrorObject(p)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1878,21 +1931,25 @@ func decodeHandshakeParams(v any) (HandshakeParams, *shapeError) {
 
 func scanHandshakeParams(p *parser) (out HandshakeParams, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "protocol_version"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "protocol_version":
 			out.ProtocolVersion, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "sdk"
 		case "sdk":
 			var x string
 			x, ok = p.nextString()
 			out.SDK = &x
 			ok = ok && firstTime(&seen[1])
+			want = "sdk_version"
 		case "sdk_version":
 			var x string
 			x, ok = p.nextString()
 			out.SDKVersion = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -1992,14 +2049,17 @@ func decodeHandshakeResult(v any) (HandshakeResult, *shapeError) {
 
 func scanHandshakeResult(p *parser) (out HandshakeResult, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "protocol_version"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "protocol_version":
 			out.ProtocolVersion, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "binary_version"
 		case "binary_version":
 			out.BinaryVersion, ok = p.nextString()
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2299,20 +2359,25 @@ func decodeListed(v any) (Listed, *shapeError) {
 
 func scanListed(p *parser) (out Listed, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "names"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "names":
 			out.Names, ok = valueAs(p, readListOfStringLenMin1Max4LenMax3)
 			ok = ok && firstTime(&seen[0])
+			want = "codes"
 		case "codes":
 			out.Codes, ok = valueAs(p, readListOfStringPattern3)
 			ok = ok && firstTime(&seen[1])
+			want = "scores"
 		case "scores":
 			out.Scores, ok = valueAs(p, readListOfIntMin0Max10MultipleOf2)
 			ok = ok && firstTime(&seen[2])
+			want = "spare"
 		case "spare":
 			out.Spare, ok = valueAs(p, readNullableListOfStringLenMax2)
 			ok = ok && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2431,27 +2496,33 @@ func decodeLiterals(v any) (Literals, *shapeError) {
 
 func scanLiterals(p *parser) (out Literals, ok bool) {
 	var seen [5]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "kind"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "kind":
 			out.Kind, ok = valueAs(p, readStringConst63616c6c)
 			ok = ok && firstTime(&seen[0])
+			want = "version"
 		case "version":
 			out.Version, ok = valueAs(p, readIntConst2)
 			ok = ok && firstTime(&seen[1])
+			want = "level"
 		case "level":
 			out.Level, ok = valueAs(p, readIntConstNeg5)
 			ok = ok && firstTime(&seen[2])
+			want = "strict"
 		case "strict":
 			var x bool
 			x, ok = valueAs(p, readBoolConstTrue)
 			out.Strict = &x
 			ok = ok && firstTime(&seen[3])
+			want = "quoted"
 		case "quoted":
 			var x string
 			x, ok = valueAs(p, readStringConst7361792022686922205c207468657265)
 			out.Quoted = &x
 			ok = ok && firstTime(&seen[4])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2584,26 +2655,33 @@ func decodeMatched(v any) (Matched, *shapeError) {
 
 func scanMatched(p *parser) (out Matched, ok bool) {
 	var seen [6]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "shape"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "shape":
 			out.Shape, ok = valueAs(p, readAnyConsth73b82efc446cc477020b73f7f0ce6cf9)
 			ok = ok && firstTime(&seen[0])
+			want = "nothing"
 		case "nothing":
 			out.Nothing, ok = valueAs(p, readAnyConst6e756c6c)
 			ok = ok && firstTime(&seen[1])
+			want = "pair"
 		case "pair":
 			out.Pair, ok = valueAs(p, readAnyConst5b312c2278225d)
 			ok = ok && firstTime(&seen[2])
+			want = "scale"
 		case "scale":
 			out.Scale, ok = valueAs(p, readAnyConst312e35)
 			ok = ok && firstTime(&seen[3])
+			want = "mixed"
 		case "mixed":
 			out.Mixed, ok = valueAs(p, readListOfAnyLenMax3Unique)
 			ok = ok && firstTime(&seen[4])
+			want = "spare"
 		case "spare":
 			out.Spare, ok = valueAs(p, readListOfAnyUnique)
 			ok = ok && firstTime(&seen[5])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2755,41 +2833,51 @@ func decodeMeasured(v any) (Measured, *shapeError) {
 
 func scanMeasured(p *parser) (out Measured, ok bool) {
 	var seen [9]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "ratio"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "ratio":
 			out.Ratio, ok = valueAs(p, readNumberMin0Max1)
 			ok = ok && firstTime(&seen[0])
+			want = "celsius"
 		case "celsius":
 			var x float64
 			x, ok = valueAs(p, readNumberAboveNeg273p15)
 			out.Celsius = &x
 			ok = ok && firstTime(&seen[1])
+			want = "gain"
 		case "gain":
 			out.Gain, ok = valueAs(p, readNumberMin1p5eNeg7Below1e21)
 			ok = ok && firstTime(&seen[2])
+			want = "weight"
 		case "weight":
 			out.Weight, ok = valueAs(p, readNullableNumberMax1000p5)
 			ok = ok && firstTime(&seen[3])
+			want = "offsets"
 		case "offsets":
 			out.Offsets, ok = valueAs(p, readListOfNumberMinNeg1p5Max1p5)
 			ok = ok && firstTime(&seen[4])
+			want = "quarters"
 		case "quarters":
 			out.Quarters, ok = valueAs(p, readListOfNumberMultipleOf25Em2)
 			ok = ok && firstTime(&seen[5])
+			want = "reading"
 		case "reading":
 			var x float64
 			x, ok = valueAs(p, readNumber)
 			out.Reading = &x
 			ok = ok && firstTime(&seen[6])
+			want = "price"
 		case "price":
 			var x float64
 			x, ok = valueAs(p, readNumberMin0MultipleOf1Em2)
 			out.Price = &x
 			ok = ok && firstTime(&seen[7])
+			want = "tick"
 		case "tick":
 			out.Tick, ok = valueAs(p, readNullableNumberMultipleOf25Em1)
 			ok = ok && firstTime(&seen[8])
+			want = ""
 		default:
 			return out, false
 		}
@@ -2907,17 +2995,21 @@ func decodeNamed(v any) (Named, *shapeError) {
 
 func scanNamed(p *parser) (out Named, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "headers"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "headers":
 			out.Headers, ok = scanHeaders(p)
 			ok = ok && firstTime(&seen[0])
+			want = "vendor"
 		case "vendor":
 			out.Vendor, ok = scanVendor(p)
 			ok = ok && firstTime(&seen[1])
+			want = "stamps"
 		case "stamps":
 			out.Stamps, ok = valueAs(p, readNullableStamped)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3177,60 +3269,73 @@ func decodePatterned(v any) (Patterned, *shapeError) {
 
 func scanPatterned(p *parser) (out Patterned, ok bool) {
 	var seen [12]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "slug"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "slug":
 			out.Slug, ok = valueAs(p, readStringPattern2)
 			ok = ok && firstTime(&seen[0])
+			want = "alias"
 		case "alias":
 			var x string
 			x, ok = valueAs(p, readStringPattern2)
 			out.Alias = &x
 			ok = ok && firstTime(&seen[1])
+			want = "tag"
 		case "tag":
 			var x string
 			x, ok = valueAs(p, readStringLenMin2Max4Pattern4)
 			out.Tag = &x
 			ok = ok && firstTime(&seen[2])
+			want = "status"
 		case "status":
 			out.Status, ok = valueAs(p, readNullableStringPattern5)
 			ok = ok && firstTime(&seen[3])
+			want = "word"
 		case "word":
 			out.Word, ok = valueAs(p, readStringPattern6)
 			ok = ok && firstTime(&seen[4])
+			want = "pair"
 		case "pair":
 			out.Pair, ok = valueAs(p, readStringPattern7)
 			ok = ok && firstTime(&seen[5])
+			want = "smile"
 		case "smile":
 			var x string
 			x, ok = valueAs(p, readStringPattern8)
 			out.Smile = &x
 			ok = ok && firstTime(&seen[6])
+			want = "plain"
 		case "plain":
 			var x string
 			x, ok = valueAs(p, readStringPattern9)
 			out.Plain = &x
 			ok = ok && firstTime(&seen[7])
+			want = "chain"
 		case "chain":
 			var x string
 			x, ok = valueAs(p, readStringPattern10)
 			out.Chain = &x
 			ok = ok && firstTime(&seen[8])
+			want = "spaced"
 		case "spaced":
 			var x string
 			x, ok = valueAs(p, readStringPattern11)
 			out.Spaced = &x
 			ok = ok && firstTime(&seen[9])
+			want = "marks"
 		case "marks":
 			var x string
 			x, ok = valueAs(p, readStringPattern12)
 			out.Marks = &x
 			ok = ok && firstTime(&seen[10])
+			want = "suffix"
 		case "suffix":
 			var x string
 			x, ok = valueAs(p, readStringPattern13)
 			out.Suffix = &x
 			ok = ok && firstTime(&seen[11])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3364,19 +3469,23 @@ func decodePoint(v any) (Point, *shapeError) {
 
 func scanPoint(p *parser) (out Point, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "x"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "x":
 			out.X, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "y"
 		case "y":
 			out.Y, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[1])
+			want = "label"
 		case "label":
 			var x string
 			x, ok = p.nextString()
 			out.Label = &x
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3481,17 +3590,21 @@ func decodePolygon(v any) (Polygon, *shapeError) {
 
 func scanPolygon(p *parser) (out Polygon, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "kind"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "kind":
 			out.Kind, ok = valueAs(p, readStringConst706f6c79676f6e)
 			ok = ok && firstTime(&seen[0])
+			want = "side"
 		case "side":
 			out.Side, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[1])
+			want = "sides"
 		case "sides":
 			out.Sides, ok = p.nextInteger()
 			ok = ok && out.Sides >= 3 && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3607,20 +3720,25 @@ func decodePrefixed(v any) (Prefixed, *shapeError) {
 
 func scanPrefixed(p *parser) (out Prefixed, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "entry"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "entry":
 			out.Entry, ok = valueAs(p, readListOfAnyPrefixStringIntRestAny)
 			ok = ok && firstTime(&seen[0])
+			want = "point"
 		case "point":
 			out.Point, ok = valueAs(p, readListOfAnyLenMin2Max2PrefixNumberNumberRestAny)
 			ok = ok && firstTime(&seen[1])
+			want = "flags"
 		case "flags":
 			out.Flags, ok = valueAs(p, readNullableListOfAnyPrefixAnyRestBoolUnique)
 			ok = ok && firstTime(&seen[2])
+			want = "tail"
 		case "tail":
 			out.Tail, ok = valueAs(p, readListOfAnyLenMax5PrefixNullObjectArrayRestAny)
 			ok = ok && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -3734,20 +3852,25 @@ func decodeRequest(v any) (Request, *shapeError) {
 
 func scanRequest(p *parser) (out Request, ok bool) {
 	var seen [4]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = scanRequestID(p)
 			ok = ok && firstTime(&seen[1])
+			want = "method"
 		case "method":
 			out.Method, ok = p.nextString()
 			ok = ok && firstTime(&seen[2])
+			want = "params"
 		case "params":
 			out.Params, ok = scanParams(p)
 			ok = ok && firstTime(&seen[3])
+			want = ""
 		default:
 			return out, false
 		}
@@ -4057,14 +4180,17 @@ func decodeSquare(v any) (Square, *shapeError) {
 
 func scanSquare(p *parser) (out Square, ok bool) {
 	var seen [2]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "side"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "side":
 			out.Side, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[0])
+			want = "kind"
 		case "kind":
 			out.Kind, ok = valueAs(p, readStringConst737175617265)
 			ok = ok && firstTime(&seen[1])
+			want = ""
 		default:
 			return out, false
 		}
@@ -4247,25 +4373,31 @@ func decodeStepped(v any) (Stepped, *shapeError) {
 
 func scanStepped(p *parser) (out Stepped, ok bool) {
 	var seen [5]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "batch"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "batch":
 			out.Batch, ok = valueAs(p, readIntMultipleOf5)
 			ok = ok && firstTime(&seen[0])
+			want = "offset"
 		case "offset":
 			out.Offset, ok = valueAs(p, readIntMinNeg10Max20MultipleOf4)
 			ok = ok && firstTime(&seen[1])
+			want = "slot"
 		case "slot":
 			out.Slot, ok = valueAs(p, readNullableIntMultipleOf3)
 			ok = ok && firstTime(&seen[2])
+			want = "page"
 		case "page":
 			var x int64
 			x, ok = valueAs(p, readIntMin1MultipleOf2)
 			out.Page = &x
 			ok = ok && firstTime(&seen[3])
+			want = "whole"
 		case "whole":
 			out.Whole, ok = p.nextInteger()
 			ok = ok && firstTime(&seen[4])
+			want = ""
 		default:
 			return out, false
 		}
@@ -4373,17 +4505,21 @@ func decodeSuccessResponse(v any) (SuccessResponse, *shapeError) {
 
 func scanSuccessResponse(p *parser) (out SuccessResponse, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "jsonrpc"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "jsonrpc":
 			out.Jsonrpc, ok = scanJSONRPCVersion(p)
 			ok = ok && firstTime(&seen[0])
+			want = "id"
 		case "id":
 			out.ID, ok = scanRequestID(p)
 			ok = ok && firstTime(&seen[1])
+			want = "result"
 		case "result":
 			out.Result, ok = valueAs(p, readAny)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -4481,17 +4617,21 @@ func decodeTagged(v any) (Tagged, *shapeError) {
 
 func scanTagged(p *parser) (out Tagged, ok bool) {
 	var seen [3]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "labels"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "labels":
 			out.Labels, ok = scanLabels(p)
 			ok = ok && firstTime(&seen[0])
+			want = "extras"
 		case "extras":
 			out.Extras, ok = scanExtras(p)
 			ok = ok && firstTime(&seen[1])
+			want = "spare"
 		case "spare":
 			out.Spare, ok = valueAs(p, readNullableExtras)
 			ok = ok && firstTime(&seen[2])
+			want = ""
 		default:
 			return out, false
 		}
@@ -4616,25 +4756,31 @@ func decodeTurn(v any) (Turn, *shapeError) {
 
 func scanTurn(p *parser) (out Turn, ok bool) {
 	var seen [5]bool
-	for key, more := p.firstKey(); more; key, more = p.nextKey() {
+	want := "tool"
+	for key, more := p.firstKey(want); more; key, more = p.nextKey(want) {
 		switch key {
 		case "tool":
 			out.Tool, ok = valueAs(p, readStringLenMin1Max64Pattern14)
 			ok = ok && firstTime(&seen[0])
+			want = "server"
 		case "server":
 			out.Server, ok = valueAs(p, readStringLenMax2048Pattern15)
 			ok = ok && firstTime(&seen[1])
+			want = "max_turns"
 		case "max_turns":
 			out.MaxTurns, ok = p.nextInteger()
 			ok = ok && out.MaxTurns >= 1 && out.MaxTurns <= 100 && firstTime(&seen[2])
+			want = "rules"
 		case "rules":
 			out.Rules, ok = valueAs(p, readListOfStringLenMin1Max16Unique)
 			ok = ok && firstTime(&seen[3])
+			want = "budget_ms"
 		case "budget_ms":
 			var x int64
 			x, ok = valueAs(p, readIntMin0Max3600000MultipleOf1000)
 			out.BudgetMs = &x
 			ok = ok && firstTime(&seen[4])
+			want = ""
 		default:
 			return out, false
 		}
@@ -7963,8 +8109,8 @@ func smallInteger(literal string) (int64, bool) {
 
 // firstKey opens an object and reads up to its first member's value: the
 // member's name and true; false for an empty object (read whole) or where
-// the text is no object (failed set).
-func (p *parser) firstKey() (string, bool) {
+// the text is no object (failed set). want is as key's.
+func (p *parser) firstKey(want string) (string, bool) {
 	p.skipSpace()
 	if p.i >= len(p.s) || p.s[p.i] != '{' || p.enter() != nil {
 		p.failed = true
@@ -7974,15 +8120,15 @@ func (p *parser) firstKey() (string, bool) {
 		p.depth--
 		return "", false
 	}
-	return p.key()
+	return p.key(want)
 }
 
 // nextKey reads on to the next member's value after one member: its name
 // and true; false at the object's end (read) or where the text is not an
-// object's member list (failed set).
-func (p *parser) nextKey() (string, bool) {
+// object's member list (failed set). want is as key's.
+func (p *parser) nextKey(want string) (string, bool) {
 	if p.next(',') {
-		return p.key()
+		return p.key(want)
 	}
 	if p.next('}') {
 		p.depth--
@@ -7992,11 +8138,18 @@ func (p *parser) nextKey() (string, bool) {
 	return "", false
 }
 
-// key reads a member's name and its colon.
-func (p *parser) key() (string, bool) {
+// key reads a member's name and its colon. want is the name the declared
+// order puts next (empty: none), one without a character JSON escapes: the
+// name written as want is taken whole, not read character by character.
+func (p *parser) key(want string) (string, bool) {
 	p.skipSpace()
 	if p.i < len(p.s) && p.s[p.i] == '"' {
-		if name, err := p.str(); err == nil && p.next(':') {
+		if rest := p.s[p.i+1:]; want != "" && len(rest) > len(want) && rest[len(want)] == '"' && rest[:len(want)] == want {
+			p.i += len(want) + 2
+			if p.next(':') {
+				return want, true
+			}
+		} else if name, err := p.str(); err == nil && p.next(':') {
 			return name, true
 		}
 	}

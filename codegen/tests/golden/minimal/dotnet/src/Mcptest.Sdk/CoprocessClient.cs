@@ -239,6 +239,12 @@ namespace Mcptest.Sdk
         private string? closed;
         private bool ended;
 
+        /// <summary>How each method's requests with params are laid out, learnt from its first (null: not to be).</summary>
+        private readonly Dictionary<string, RequestLayout?> requestLayouts = new Dictionary<string, RequestLayout?>(StringComparer.Ordinal);
+
+        /// <summary>The layout of the method called last (its method compared first by reference: the method table's own string).</summary>
+        private RequestLayout? lastRequestLayout;
+
         /// <summary>How the session's success answers are laid out, learnt from its first (null: not learnt, or not to be).</summary>
         private AnswerLayout? answerLayout;
 
@@ -577,13 +583,54 @@ namespace Mcptest.Sdk
             }
         }
 
-        /// <summary>The request line of call <paramref name="id"/> to <paramref name="method"/>: see <see cref="RequestLine()"/>.</summary>
+        /// <summary>
+        /// The request line of call <paramref name="id"/> to <paramref name="method"/>: laid out as
+        /// the method's first (see <see cref="RequestLayout"/>) in the session's own arrays, else as
+        /// <see cref="RequestLine()"/> writes it.
+        /// </summary>
         private ArraySegment<byte> RequestLine<TParams>(string method, long id, TParams? parameters)
             where TParams : class
         {
+            if (parameters != null && RequestLayoutFor(method, parameters) is RequestLayout layout)
+            {
+                CoprocessCodec<TParams>.Get().Write(requestText.Clear(), parameters);
+                int count = requestText.Length;
+                if (count <= KeptRequestChars)
+                {
+                    requestChars ??= new char[KeptRequestChars];
+                    requestText.CopyTo(0, requestChars, 0, count);
+                    int most = layout.MostBytes(count);
+                    if (requestBytes == null || requestBytes.Length < most)
+                    {
+                        requestBytes = new byte[Math.Max(most, StrictUtf8.GetMaxByteCount(KeptRequestChars))];
+                    }
+                    return new ArraySegment<byte>(requestBytes, 0, layout.Write(requestBytes, id, requestChars, count));
+                }
+            }
             var request = new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(id), method) { Params = parameters };
             request.Write(requestText.Clear());
             return RequestLine();
+        }
+
+        /// <summary>The layout of <paramref name="method"/>'s requests, learnt now from <paramref name="parameters"/> if it is the method's first.</summary>
+        private RequestLayout? RequestLayoutFor<TParams>(string method, TParams parameters)
+            where TParams : class
+        {
+            RequestLayout? layout = lastRequestLayout;
+            if (layout != null && ReferenceEquals(layout.Method, method))
+            {
+                return layout;
+            }
+            if (!requestLayouts.TryGetValue(method, out layout))
+            {
+                layout = RequestLayout.Of(method, parameters);
+                requestLayouts.Add(method, layout);
+            }
+            if (layout != null)
+            {
+                lastRequestLayout = layout;
+            }
+            return layout;
         }
 
         /// <summary>
@@ -1691,6 +1738,110 @@ namespace Mcptest.Sdk
             }
         }
 
+        /// <summary>What the answer and request layouts are learnt with, and how a line is cut for them.</summary>
+        private static class LineLayouts
+        {
+            /// <summary>The id a layout is learnt with: the control character keeps it out of any text the encoder writes unescaped.</summary>
+            internal const string IdMark = "\u0001id";
+
+            private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false, true);
+
+            /// <summary>
+            /// <paramref name="text"/>, written with its id set to <see cref="IdMark"/>, cut at the
+            /// mark's text and at <paramref name="inner"/>, which must occur once and only once after
+            /// it: the UTF-8 before the mark, between the two, and after <paramref name="inner"/>. Null
+            /// when the text does not cut so.
+            /// </summary>
+            internal static (byte[] Head, byte[] Middle, byte[] Tail)? Cut(string text, string inner)
+            {
+                var mark = new StringBuilder();
+                new RequestId(IdMark).Write(mark);
+                string idText = mark.ToString();
+                int at = text.IndexOf(idText, StringComparison.Ordinal);
+                if (at < 0)
+                {
+                    return null;
+                }
+                int from = at + idText.Length;
+                int innerAt = text.IndexOf(inner, from, StringComparison.Ordinal);
+                if (innerAt < 0 || text.IndexOf(inner, innerAt + 1, StringComparison.Ordinal) >= 0)
+                {
+                    return null;
+                }
+                return (
+                    Utf8.GetBytes(text.Substring(0, at)),
+                    Utf8.GetBytes(text.Substring(from, innerAt - from)),
+                    Utf8.GetBytes(text.Substring(innerAt + inner.Length)));
+            }
+        }
+
+        /// <summary>
+        /// How a method's request line is laid out around its id and its params: the generated
+        /// encoder's text of the session's first request of the method with params, written with its
+        /// id set to a mark, cut at the mark and at the text the params' own codec writes (see
+        /// <see cref="LineLayouts.Cut"/>; else no layout). A call's line is the parts joined with its
+        /// id's digits and its params' text, which is the encoder's text of that request, so that a
+        /// call writes neither the envelope nor its id as objects.
+        /// </summary>
+        private sealed class RequestLayout
+        {
+            private readonly byte[] head;
+            private readonly byte[] middle;
+            private readonly byte[] tail;
+
+            private RequestLayout(string method, byte[] head, byte[] middle, byte[] tail)
+            {
+                Method = method;
+                this.head = head;
+                this.middle = middle;
+                this.tail = tail;
+            }
+
+            /// <summary>The method whose requests are laid out so.</summary>
+            internal string Method { get; }
+
+            /// <summary>The layout of a request of <paramref name="method"/> with <paramref name="parameters"/>, or null when its text does not cut so.</summary>
+            internal static RequestLayout? Of<TParams>(string method, TParams parameters)
+                where TParams : class
+            {
+                var envelope = new StringBuilder();
+                new RequestOf<TParams>(JsonRpcVersion.V2_0, new RequestId(LineLayouts.IdMark), method) { Params = parameters }.Write(envelope);
+                var text = new StringBuilder();
+                CoprocessCodec<TParams>.Get().Write(text, parameters);
+                (byte[] Head, byte[] Middle, byte[] Tail)? parts = LineLayouts.Cut(envelope.ToString(), text.ToString());
+                return parts == null ? null : new RequestLayout(method, parts.Value.Head, parts.Value.Middle, parts.Value.Tail);
+            }
+
+            /// <summary>The most bytes a line takes whose params' text is <paramref name="chars"/> UTF-16 code units.</summary>
+            internal int MostBytes(int chars)
+            {
+                // An id's digits (and sign) take 20 bytes at most, the newline one.
+                return head.Length + 20 + middle.Length + StrictUtf8.GetMaxByteCount(chars) + tail.Length + 1;
+            }
+
+            /// <summary>
+            /// Writes the line (with its newline) of call <paramref name="id"/> whose params' text is
+            /// the first <paramref name="count"/> of <paramref name="chars"/> into <paramref name="bytes"/>
+            /// (at least <see cref="MostBytes"/> long): its length.
+            /// </summary>
+            internal int Write(byte[] bytes, long id, char[] chars, int count)
+            {
+                int at = Copy(head, bytes, 0);
+                Utf8Formatter.TryFormat(id, new Span<byte>(bytes, at, 20), out int digits);
+                at = Copy(middle, bytes, at + digits);
+                at += StrictUtf8.GetBytes(chars, 0, count, bytes, at);
+                at = Copy(tail, bytes, at);
+                bytes[at] = (byte)'\n';
+                return at + 1;
+            }
+
+            private static int Copy(byte[] part, byte[] bytes, int at)
+            {
+                Buffer.BlockCopy(part, 0, bytes, at, part.Length);
+                return at + part.Length;
+            }
+        }
+
         /// <summary>
         /// How a success answer's line is laid out around its id and its result: the generated
         /// encoder's text of the session's first success answer, its id replaced by a mark, cut at
@@ -1701,11 +1852,6 @@ namespace Mcptest.Sdk
         /// </summary>
         private sealed class AnswerLayout
         {
-            /// <summary>The id the layout is learnt with: the control character keeps it out of any text the encoder writes unescaped.</summary>
-            private const string IdMark = "\u0001id";
-
-            private static readonly UTF8Encoding Utf8 = new UTF8Encoding(false, true);
-
             private readonly byte[] head;
             private readonly byte[] middle;
             private readonly byte[] tail;
@@ -1725,35 +1871,17 @@ namespace Mcptest.Sdk
                 var envelope = new StringBuilder();
                 try
                 {
-                    success.Id = new RequestId(IdMark);
+                    success.Id = new RequestId(LineLayouts.IdMark);
                     success.Write(envelope);
                 }
                 finally
                 {
                     success.Id = id;
                 }
-                var mark = new StringBuilder();
-                new RequestId(IdMark).Write(mark);
                 var result = new StringBuilder();
                 CoprocessCodec<TResult>.Get().Write(result, success.Result);
-                string text = envelope.ToString();
-                string idText = mark.ToString();
-                string resultText = result.ToString();
-                int at = text.IndexOf(idText, StringComparison.Ordinal);
-                if (at < 0)
-                {
-                    return null;
-                }
-                int from = at + idText.Length;
-                int resultAt = text.IndexOf(resultText, from, StringComparison.Ordinal);
-                if (resultAt < 0 || text.IndexOf(resultText, resultAt + 1, StringComparison.Ordinal) >= 0)
-                {
-                    return null;
-                }
-                return new AnswerLayout(
-                    Utf8.GetBytes(text.Substring(0, at)),
-                    Utf8.GetBytes(text.Substring(from, resultAt - from)),
-                    Utf8.GetBytes(text.Substring(resultAt + resultText.Length)));
+                (byte[] Head, byte[] Middle, byte[] Tail)? parts = LineLayouts.Cut(envelope.ToString(), result.ToString());
+                return parts == null ? null : new AnswerLayout(parts.Value.Head, parts.Value.Middle, parts.Value.Tail);
             }
 
             /// <summary>

@@ -117,6 +117,11 @@ interface _Method<P, R> {
   readonly encodeParams: (value: P) => string;
   /** The result's decoder. */
   readonly decodeResult: coprocess.ValueDecoder<R>;
+  /**
+   * The result's plain reader (its text in the plain forms the binary writes,
+   * else undefined), or null when its type has none.
+   */
+  readonly plainResult: ((text: string) => R | undefined) | null;
   /** The result's encoder (which lays out the session's answers). */
   readonly encodeResult: (value: R) => string;
   /** The result's type name, for the error of an answer that does not decode. */
@@ -252,6 +257,28 @@ function _noop(): void {
 }
 
 const _utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The text of an answer's line, or null when it is not UTF-8. */
+function _utf8Text(line: Buffer): string | null {
+  try {
+    return _utf8.decode(line);
+  } catch {
+    return null;
+  }
+}
+
+/** What the decoder says of a line that is not UTF-8. */
+function _utf8Problem(line: Buffer): string {
+  try {
+    _utf8.decode(line);
+    return "";
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** What `_send` gives when the coprocess's input was closed before the request. */
+const _INPUT_CLOSED: unique symbol = Symbol("input closed");
 
 /** What `_AnswerLayout.read` gives for an answer it cannot vouch for. */
 const _UNREAD: unique symbol = Symbol("unread");
@@ -404,6 +431,7 @@ class _AnswerLayout {
     text: string,
     id: number,
     decode: coprocess.ValueDecoder<R>,
+    plain: ((text: string) => R | undefined) | null,
   ): R | typeof _UNREAD {
     const number = String(id);
     const start = this.head.length + number.length + this.middle.length;
@@ -417,7 +445,14 @@ class _AnswerLayout {
     ) {
       return _UNREAD;
     }
-    const value = coprocess.parseEnclosedJson(text.slice(start, end));
+    const result = text.slice(start, end);
+    // A result in its plain forms is read from its text; any other goes
+    // through the enclosed parse and the value's decode.
+    const read = plain === null ? undefined : plain(result);
+    if (read !== undefined) {
+      return read;
+    }
+    const value = coprocess.parseEnclosedJson(result);
     if (value === undefined) {
       return _UNREAD;
     }
@@ -655,22 +690,39 @@ export class CoprocessSession {
 
   /** Runs `run` when the calls before it have ended (one at a time, in order). */
   private async _turn<T>(run: () => Promise<T>): Promise<T> {
-    if (this._busy) {
-      await new Promise<void>((resolve) => {
-        this._turns.push(resolve);
-      });
-    } else {
-      this._busy = true;
+    const wait = this._takeTurn();
+    if (wait !== null) {
+      await wait;
     }
     try {
       return await run();
     } finally {
-      const next = this._turns.shift();
-      if (next === undefined) {
-        this._busy = false;
-      } else {
-        next();
-      }
+      this._passTurn();
+    }
+  }
+
+  /**
+   * Takes the session's turn: null when it was free (and is now taken), else a
+   * promise that settles when the turn passes to this caller. (Null, not a
+   * settled promise: each `await` costs the call a pass of the microtask queue.)
+   */
+  private _takeTurn(): Promise<void> | null {
+    if (!this._busy) {
+      this._busy = true;
+      return null;
+    }
+    return new Promise<void>((resolve) => {
+      this._turns.push(resolve);
+    });
+  }
+
+  /** Passes the turn to the next waiting caller, or frees it. */
+  private _passTurn(): void {
+    const next = this._turns.shift();
+    if (next === undefined) {
+      this._busy = false;
+    } else {
+      next();
     }
   }
 
@@ -726,42 +778,7 @@ export class CoprocessSession {
     const name = method.name;
     const signal = options.signal;
     const timeoutMs = options.timeoutMs ?? this._timeoutMs;
-    const turn = this._turn(async () => {
-      this._checkOpen(name);
-      if (signal?.aborted === true) {
-        throw new CallAbortedError(name, _messages.aborted(name));
-      }
-      const id = this._nextId++;
-      const line = _requestLine(method, id, params);
-      const text = await this._answer(name, line, timeoutMs, signal);
-      const layout = this._answerLayout;
-      if (layout !== null) {
-        const result = layout.read(text, id, method.decodeResult);
-        if (result !== _UNREAD) {
-          this._answered(name);
-          return result;
-        }
-      }
-      let response: coprocess.ResponseOf<R>;
-      try {
-        response = coprocess.decodeResponseOf(text, method.decodeResult);
-      } catch (error) {
-        throw await this._unreadable(name, id, text, method.result, error);
-      }
-      if (response.id !== id) {
-        throw await this._wrongId(name, id, response.id);
-      }
-      if ("error" in response) {
-        const problem = response.error;
-        throw new RpcError(name, problem.code, problem.message, problem.data);
-      }
-      if (!this._answerLayoutSought) {
-        this._answerLayoutSought = true;
-        this._answerLayout = _AnswerLayout.of(response, method.encodeResult);
-      }
-      this._answered(name);
-      return response.result;
-    });
+    const turn = this._callInTurn(method, params, timeoutMs, signal);
     if (signal === undefined) {
       return turn;
     }
@@ -788,6 +805,89 @@ export class CoprocessSession {
         );
       }),
     ]);
+  }
+
+  /**
+   * Calls `method` when the calls before it have ended. The turn, the request
+   * and the answer's wait are inline (not `_turn` and `_answer`): each `await`
+   * of another async function costs the call a pass of the microtask queue,
+   * which in a loop of calls is a part of the client's CPU to be reckoned with.
+   */
+  private async _callInTurn<P, R>(
+    method: _Method<P, R>,
+    params: P | undefined,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<R> {
+    const wait = this._takeTurn();
+    if (wait !== null) {
+      await wait;
+    }
+    try {
+      const name = method.name;
+      this._checkOpen(name);
+      if (signal?.aborted === true) {
+        throw new CallAbortedError(name, _messages.aborted(name));
+      }
+      const id = this._nextId++;
+      const answer = await this._send(
+        _requestLine(method, id, params),
+        timeoutMs,
+        signal,
+      );
+      const text = answer instanceof Buffer ? _utf8Text(answer) : null;
+      if (text === null) {
+        throw await this._noAnswer(name, answer, timeoutMs, true);
+      }
+      const layout = this._answerLayout;
+      if (layout !== null) {
+        const result = layout.read(
+          text,
+          id,
+          method.decodeResult,
+          method.plainResult,
+        );
+        if (result !== _UNREAD) {
+          this._answered(name);
+          return result;
+        }
+      }
+      return await this._decodeAnswer(method, id, text);
+    } finally {
+      this._passTurn();
+    }
+  }
+
+  /**
+   * The result of the answer `text` to call `id` of `method` by the whole
+   * answer's decode, or its error; the session's first success answer lays
+   * out the later ones.
+   */
+  private async _decodeAnswer<P, R>(
+    method: _Method<P, R>,
+    id: number,
+    text: string,
+  ): Promise<R> {
+    const name = method.name;
+    let response: coprocess.ResponseOf<R>;
+    try {
+      response = coprocess.decodeResponseOf(text, method.decodeResult);
+    } catch (error) {
+      throw await this._unreadable(name, id, text, method.result, error);
+    }
+    if (response.id !== id) {
+      throw await this._wrongId(name, id, response.id);
+    }
+    if ("error" in response) {
+      const problem = response.error;
+      throw new RpcError(name, problem.code, problem.message, problem.data);
+    }
+    if (!this._answerLayoutSought) {
+      this._answerLayoutSought = true;
+      this._answerLayout = _AnswerLayout.of(response, method.encodeResult);
+    }
+    this._answered(name);
+    return response.result;
   }
 
   /** Follows a success answer to `method`. */
@@ -825,11 +925,45 @@ export class CoprocessSession {
     signal?: AbortSignal,
     kill = true,
   ): Promise<string> {
+    const answer = await this._send(line, timeoutMs, signal);
+    const text = answer instanceof Buffer ? _utf8Text(answer) : null;
+    if (text === null) {
+      throw await this._noAnswer(method, answer, timeoutMs, kill);
+    }
+    return text;
+  }
+
+  /**
+   * Writes one request line: the next line of output, or why none came
+   * (`_INPUT_CLOSED`: the coprocess's input was closed, nothing was written).
+   */
+  private _send(
+    line: string,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Buffer | _Failure | _Missing | typeof _INPUT_CLOSED> {
     if (this._writer.destroyed || this._writer.writableEnded) {
-      throw await this._ended(method);
+      return Promise.resolve(_INPUT_CLOSED);
     }
     this._writer.write(line + "\n");
-    const answer = await this._nextLine(timeoutMs, signal);
+    return this._nextLine(timeoutMs, signal);
+  }
+
+  /**
+   * The error of a request that got no answer's text: its input closed, no
+   * line in time, aborted, the reader's end, or a line that is not UTF-8. A
+   * timeout or an abort closes the session (and kills) when `kill` says so,
+   * the other protocol errors always.
+   */
+  private async _noAnswer(
+    method: string,
+    answer: Buffer | _Failure | _Missing | typeof _INPUT_CLOSED,
+    timeoutMs: number,
+    kill: boolean,
+  ): Promise<ClientError> {
+    if (answer === _INPUT_CLOSED) {
+      return this._ended(method);
+    }
     if (answer === "timeout" || answer === "aborted") {
       if (kill) {
         const reason =
@@ -837,29 +971,28 @@ export class CoprocessSession {
         await this._fail(reason);
       }
       if (answer === "aborted") {
-        throw new CallAbortedError(method, _messages.aborted(method));
+        return new CallAbortedError(method, _messages.aborted(method));
       }
       const ms = Math.round(timeoutMs);
       const message =
         this._child === null
           ? _messages.timeoutStreams(method, ms)
           : _messages.timeout(method, ms);
-      throw new CallTimeoutError(method, message);
+      return new CallTimeoutError(method, message);
     }
     if (answer instanceof _Failure) {
       if (answer.reason === "too long") {
         await this._fail(_messages.afterProtocolError);
-        throw new ProtocolError(method, _messages.tooLong(method));
+        return new ProtocolError(method, _messages.tooLong(method));
       }
-      throw await this._ended(method);
+      return this._ended(method);
     }
-    try {
-      return _utf8.decode(answer);
-    } catch (error) {
-      await this._fail(_messages.afterProtocolError);
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new ProtocolError(method, _messages.notJson(method), detail);
-    }
+    await this._fail(_messages.afterProtocolError);
+    return new ProtocolError(
+      method,
+      _messages.notJson(method),
+      _utf8Problem(answer),
+    );
   }
 
   /**
@@ -1162,6 +1295,7 @@ const _INITIALIZE_METHOD = {
   name: "mcp.initialize",
   encodeParams: coprocess.encodeEmptyParams,
   decodeResult: coprocess.decodeInitializeResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeInitializeResult,
   result: "InitializeResult",
 };
@@ -1170,6 +1304,7 @@ const _CALL_METHOD = {
   name: "mcp.call",
   encodeParams: coprocess.encodeCallParams,
   decodeResult: coprocess.decodeCallResultValue,
+  plainResult: coprocess.plainCallResult,
   encodeResult: coprocess.encodeCallResult,
   result: "CallResult",
 };
@@ -1178,6 +1313,7 @@ const _LIST_TOOLS_METHOD = {
   name: "mcp.listTools",
   encodeParams: coprocess.encodeEmptyParams,
   decodeResult: coprocess.decodeListToolsResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeListToolsResult,
   result: "ListToolsResult",
 };
@@ -1186,6 +1322,7 @@ const _LIST_RESOURCES_METHOD = {
   name: "mcp.listResources",
   encodeParams: coprocess.encodeEmptyParams,
   decodeResult: coprocess.decodeListResourcesResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeListResourcesResult,
   result: "ListResourcesResult",
 };
@@ -1194,6 +1331,7 @@ const _READ_RESOURCE_METHOD = {
   name: "mcp.readResource",
   encodeParams: coprocess.encodeReadResourceParams,
   decodeResult: coprocess.decodeReadResourceResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeReadResourceResult,
   result: "ReadResourceResult",
 };
@@ -1202,6 +1340,7 @@ const _CALL_PROMPT_METHOD = {
   name: "mcp.callPrompt",
   encodeParams: coprocess.encodeCallPromptParams,
   decodeResult: coprocess.decodeCallPromptResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeCallPromptResult,
   result: "CallPromptResult",
 };
@@ -1210,6 +1349,7 @@ const _REPORTER_SET_UPLOAD_METHOD = {
   name: "mcp.reporter.setUpload",
   encodeParams: coprocess.encodeReporterSetUploadParams,
   decodeResult: coprocess.decodeReporterStatusValue,
+  plainResult: coprocess.plainReporterStatus,
   encodeResult: coprocess.encodeReporterStatus,
   result: "ReporterStatus",
 };
@@ -1218,6 +1358,7 @@ const _REPORTER_FLUSH_METHOD = {
   name: "mcp.reporter.flush",
   encodeParams: coprocess.encodeEmptyParams,
   decodeResult: coprocess.decodeReporterFlushResultValue,
+  plainResult: coprocess.plainReporterFlushResult,
   encodeResult: coprocess.encodeReporterFlushResult,
   result: "ReporterFlushResult",
 };
@@ -1226,6 +1367,7 @@ const _CACHE_SET_MODE_METHOD = {
   name: "mcp.cache.set_mode",
   encodeParams: coprocess.encodeCacheSetModeParams,
   decodeResult: coprocess.decodeCacheSetModeResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeCacheSetModeResult,
   result: "CacheSetModeResult",
 };
@@ -1234,6 +1376,7 @@ const _CASSETTE_SET_MODE_METHOD = {
   name: "mcp.cassette.set_mode",
   encodeParams: coprocess.encodeCassetteSetModeParams,
   decodeResult: coprocess.decodeCassetteSetModeResultValue,
+  plainResult: null,
   encodeResult: coprocess.encodeCassetteSetModeResult,
   result: "CassetteSetModeResult",
 };
@@ -1242,6 +1385,7 @@ const _SHUTDOWN_METHOD = {
   name: "mcp.shutdown",
   encodeParams: coprocess.encodeEmptyParams,
   decodeResult: coprocess.decodeShutdownResultValue,
+  plainResult: coprocess.plainShutdownResult,
   encodeResult: coprocess.encodeShutdownResult,
   result: "ShutdownResult",
 };

@@ -1041,6 +1041,52 @@ export function parseEnclosedJson(text: string): JsonValue | undefined {
 }
 
 // ---------------------------------------------------------------------------
+// Single-pass readers of plain forms (the generated `plain<Type>`)
+
+/**
+ * A string in a plain reader's forms: no escape, no control character, and no
+ * surrogate (a pair, like a lone one, is left to the strict decode).
+ */
+const _PLAIN_STRING = /"([^"\\\u0000-\u001f\ud800-\udfff]*)"/.source;
+
+/** A boolean: the group is `true` or `false`. */
+const _PLAIN_BOOLEAN = /(true|false)/.source;
+
+/** `null` (no group) or a plain string (its group). */
+const _PLAIN_NULLABLE_STRING = `(?:null|${_PLAIN_STRING})`;
+
+/**
+ * An integer of at least 0 as plain digits, no leading zero: at most 15
+ * digits, within 2^53 - 1.
+ */
+const _PLAIN_UNSIGNED = /(0|[1-9][0-9]{0,14})/.source;
+
+/** An integer as plain digits after an optional minus (not `-0`). */
+const _PLAIN_INTEGER = /(0|-?[1-9][0-9]{0,14})/.source;
+
+/** `null`, as a member of any JSON value reads it (no group). */
+const _PLAIN_NULL = "null";
+
+/**
+ * The pattern of an object's whole text in a plain reader's forms: its
+ * `members` (wire name, value pattern) all there, in declaration order, with
+ * no whitespace, as the binary writes them. Every part is linear: a text it
+ * does not match is left to the strict decode. (Its return type is inferred:
+ * a `$defs` type may be named `RegExp`.)
+ */
+function _objectText(...members: [string, string][]) {
+  const parts = members.map(
+    ([name, value]) => _escapeRegExp(JSON.stringify(name) + ":") + value,
+  );
+  return new RegExp("^\\{" + parts.join(",") + "\\}$");
+}
+
+/** `text` with every character a `RegExp` gives a meaning escaped. */
+function _escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+// ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
 /**
@@ -1941,7 +1987,9 @@ function readCallResult(
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeCallResult(text: string): CallResult {
-  return _decodeText("CallResult", readCallResult, text);
+  return (
+    plainCallResult(text) ?? _decodeText("CallResult", readCallResult, text)
+  );
 }
 
 /**
@@ -1950,6 +1998,16 @@ export function decodeCallResult(text: string): CallResult {
  */
 export function decodeCallResultValue(value: JsonValue): CallResult {
   return _decodeParsed("CallResult", readCallResult, value);
+}
+
+/**
+ * The `CallResult` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainCallResult(text: string): CallResult | undefined {
+  return plainVerdict(text);
 }
 
 /**
@@ -2213,7 +2271,9 @@ function readEmptyParams(
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeEmptyParams(text: string): EmptyParams {
-  return _decodeText("EmptyParams", readEmptyParams, text);
+  return (
+    plainEmptyParams(text) ?? _decodeText("EmptyParams", readEmptyParams, text)
+  );
 }
 
 /**
@@ -2222,6 +2282,23 @@ export function decodeEmptyParams(text: string): EmptyParams {
  */
 export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
   return _decodeParsed("EmptyParams", readEmptyParams, value);
+}
+
+/** The pattern of `EmptyParams`'s plain text (see `plainEmptyParams`). */
+const _EMPTY_PARAMS_PLAIN_TEXT = _objectText();
+
+/**
+ * The `EmptyParams` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainEmptyParams(text: string): EmptyParams | undefined {
+  const found = _EMPTY_PARAMS_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return {};
 }
 
 /**
@@ -2571,7 +2648,10 @@ function readHandshakeResult(
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeHandshakeResult(text: string): HandshakeResult {
-  return _decodeText("HandshakeResult", readHandshakeResult, text);
+  return (
+    plainHandshakeResult(text) ??
+    _decodeText("HandshakeResult", readHandshakeResult, text)
+  );
 }
 
 /**
@@ -2580,6 +2660,30 @@ export function decodeHandshakeResult(text: string): HandshakeResult {
  */
 export function decodeHandshakeResultValue(value: JsonValue): HandshakeResult {
   return _decodeParsed("HandshakeResult", readHandshakeResult, value);
+}
+
+/**
+ * The pattern of `HandshakeResult`'s plain text (see `plainHandshakeResult`).
+ */
+const _HANDSHAKE_RESULT_PLAIN_TEXT = _objectText(
+  ["protocol_version", _PLAIN_INTEGER],
+  ["binary_version", _PLAIN_STRING],
+);
+
+/**
+ * The `HandshakeResult` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainHandshakeResult(
+  text: string,
+): HandshakeResult | undefined {
+  const found = _HANDSHAKE_RESULT_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return { protocolVersion: Number(found[1]), binaryVersion: found[2] ?? "" };
 }
 
 /**
@@ -3099,7 +3203,10 @@ function readReadResourceParams(
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeReadResourceParams(text: string): ReadResourceParams {
-  return _decodeText("ReadResourceParams", readReadResourceParams, text);
+  return (
+    plainReadResourceParams(text) ??
+    _decodeText("ReadResourceParams", readReadResourceParams, text)
+  );
 }
 
 /**
@@ -3110,6 +3217,28 @@ export function decodeReadResourceParamsValue(
   value: JsonValue,
 ): ReadResourceParams {
   return _decodeParsed("ReadResourceParams", readReadResourceParams, value);
+}
+
+/**
+ * The pattern of `ReadResourceParams`'s plain text (see
+ * `plainReadResourceParams`).
+ */
+const _READ_RESOURCE_PARAMS_PLAIN_TEXT = _objectText(["uri", _PLAIN_STRING]);
+
+/**
+ * The `ReadResourceParams` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainReadResourceParams(
+  text: string,
+): ReadResourceParams | undefined {
+  const found = _READ_RESOURCE_PARAMS_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return { uri: found[1] ?? "" };
 }
 
 /**
@@ -3247,7 +3376,10 @@ function readReporterFlushResult(
  * without its `\n`). Throws a `DecodeError`.
  */
 export function decodeReporterFlushResult(text: string): ReporterFlushResult {
-  return _decodeText("ReporterFlushResult", readReporterFlushResult, text);
+  return (
+    plainReporterFlushResult(text) ??
+    _decodeText("ReporterFlushResult", readReporterFlushResult, text)
+  );
 }
 
 /**
@@ -3258,6 +3390,31 @@ export function decodeReporterFlushResultValue(
   value: JsonValue,
 ): ReporterFlushResult {
   return _decodeParsed("ReporterFlushResult", readReporterFlushResult, value);
+}
+
+/**
+ * The pattern of `ReporterFlushResult`'s plain text (see
+ * `plainReporterFlushResult`).
+ */
+const _REPORTER_FLUSH_RESULT_PLAIN_TEXT = _objectText(
+  ["written", _PLAIN_UNSIGNED],
+  ["path", _PLAIN_NULLABLE_STRING],
+);
+
+/**
+ * The `ReporterFlushResult` that `text` holds in its plain forms (its members
+ * in declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainReporterFlushResult(
+  text: string,
+): ReporterFlushResult | undefined {
+  const found = _REPORTER_FLUSH_RESULT_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return { written: Number(found[1]), path: found[2] ?? null };
 }
 
 /**
@@ -3425,7 +3582,10 @@ function readReporterStatus(
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeReporterStatus(text: string): ReporterStatus {
-  return _decodeText("ReporterStatus", readReporterStatus, text);
+  return (
+    plainReporterStatus(text) ??
+    _decodeText("ReporterStatus", readReporterStatus, text)
+  );
 }
 
 /**
@@ -3434,6 +3594,31 @@ export function decodeReporterStatus(text: string): ReporterStatus {
  */
 export function decodeReporterStatusValue(value: JsonValue): ReporterStatus {
   return _decodeParsed("ReporterStatus", readReporterStatus, value);
+}
+
+/** The pattern of `ReporterStatus`'s plain text (see `plainReporterStatus`). */
+const _REPORTER_STATUS_PLAIN_TEXT = _objectText(
+  ["enabled", _PLAIN_BOOLEAN],
+  ["path", _PLAIN_NULLABLE_STRING],
+  ["pending", _PLAIN_UNSIGNED],
+);
+
+/**
+ * The `ReporterStatus` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainReporterStatus(text: string): ReporterStatus | undefined {
+  const found = _REPORTER_STATUS_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return {
+    enabled: found[1] === "true",
+    path: found[2] ?? null,
+    pending: Number(found[3]),
+  };
 }
 
 /**
@@ -3663,7 +3848,10 @@ function readShutdownResult(
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeShutdownResult(text: string): ShutdownResult {
-  return _decodeText("ShutdownResult", readShutdownResult, text);
+  return (
+    plainShutdownResult(text) ??
+    _decodeText("ShutdownResult", readShutdownResult, text)
+  );
 }
 
 /**
@@ -3672,6 +3860,23 @@ export function decodeShutdownResult(text: string): ShutdownResult {
  */
 export function decodeShutdownResultValue(value: JsonValue): ShutdownResult {
   return _decodeParsed("ShutdownResult", readShutdownResult, value);
+}
+
+/** The pattern of `ShutdownResult`'s plain text (see `plainShutdownResult`). */
+const _SHUTDOWN_RESULT_PLAIN_TEXT = _objectText();
+
+/**
+ * The `ShutdownResult` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainShutdownResult(text: string): ShutdownResult | undefined {
+  const found = _SHUTDOWN_RESULT_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return {};
 }
 
 /**
@@ -3981,7 +4186,7 @@ function readVerdict(value: JsonValue, path: string, orNull: boolean): Verdict {
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeVerdict(text: string): Verdict {
-  return _decodeText("Verdict", readVerdict, text);
+  return plainVerdict(text) ?? _decodeText("Verdict", readVerdict, text);
 }
 
 /**
@@ -3990,6 +4195,35 @@ export function decodeVerdict(text: string): Verdict {
  */
 export function decodeVerdictValue(value: JsonValue): Verdict {
   return _decodeParsed("Verdict", readVerdict, value);
+}
+
+/** The pattern of `Verdict`'s plain text (see `plainVerdict`). */
+const _VERDICT_PLAIN_TEXT = _objectText(
+  ["success", _PLAIN_BOOLEAN],
+  ["data", _PLAIN_NULL],
+  ["text", _PLAIN_NULLABLE_STRING],
+  ["error", _PLAIN_NULLABLE_STRING],
+  ["duration_ms", _PLAIN_UNSIGNED],
+);
+
+/**
+ * The `Verdict` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainVerdict(text: string): Verdict | undefined {
+  const found = _VERDICT_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return {
+    success: found[1] === "true",
+    data: null,
+    text: found[2] ?? null,
+    error: found[3] ?? null,
+    durationMs: Number(found[4]),
+  };
 }
 
 /**

@@ -158,11 +158,16 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
             out.raw(line);
         }
     }
+    let plans = super::plain::ts_plans(contract);
     for (method, name) in &methods {
         out.blank();
+        let plain = match plans.contains_key(&method.result) {
+            true => format!("coprocess.{}", super::plain::reader(&method.result)),
+            false => "null".to_string(),
+        };
         // One statement, laid out as Prettier lays it out.
         out.line(format!(
-            "const {} = {{ name: {}, encodeParams: coprocess.encode{}, decodeResult: coprocess.decode{}Value, encodeResult: coprocess.encode{}, result: \"{}\" }};",
+            "const {} = {{ name: {}, encodeParams: coprocess.encode{}, decodeResult: coprocess.decode{}Value, plainResult: {plain}, encodeResult: coprocess.encode{}, result: \"{}\" }};",
             descriptor(name),
             js_string(&method.name),
             stem(&method.params),
@@ -326,8 +331,9 @@ mod tests {
         let after = render_with(method);
         let signature = "  freshDoThing(\n    params?: coprocess.EmptyParams,\n    options?: CallOptions,\n  ): Promise<coprocess.HandshakeParams> {\n    return this._call(_FRESH_DO_THING_METHOD, params, options);\n  }\n";
         assert!(after.contains(signature), "{after}");
-        let descriptor = "const _FRESH_DO_THING_METHOD = {\n  name: \"mcp.fresh.doThing\",\n  encodeParams: coprocess.encodeEmptyParams,\n  decodeResult: coprocess.decodeHandshakeParamsValue,\n  encodeResult: coprocess.encodeHandshakeParams,\n";
+        let descriptor = "const _FRESH_DO_THING_METHOD = {\n  name: \"mcp.fresh.doThing\",\n  encodeParams: coprocess.encodeEmptyParams,\n  decodeResult: coprocess.decodeHandshakeParamsValue,\n  plainResult: ";
         assert!(after.contains(descriptor), "{after}");
+        assert!(after.contains("  encodeResult: coprocess.encodeHandshakeParams,\n  result: \"HandshakeParams\",\n"), "{after}");
         assert!(after.contains("  protected override readonly _shutdown = coprocess.MethodName.McpShutdown;\n"), "{after}");
         assert!(!after.contains("  handshake("), "the handshake is the client's own, not a method");
         let twins = serde_json::json!([

@@ -128,8 +128,9 @@ pub fn render_patterns(out: &mut Out, contract: &Contract) {
     }
 }
 
-/// Renders the reader and the two public decoders of `def`.
-pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
+/// Renders the reader and the two public decoders of `def`; `plain`: the
+/// text's decoder tries its plain reader first (see [`super::plain`]).
+pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef, plain: bool) {
     let name = type_name(&def.name);
     let stem = stem(&def.name);
     declare_discriminators(out, def);
@@ -158,17 +159,22 @@ pub fn render_decoder(out: &mut Out, _contract: &Contract, def: &TypeDef) {
         TypeKind::IntegerOrString => out.line("  return _readIntegerOrString(value, path, orNull);"),
     }
     out.line("}");
-    public_decoders(out, &def.name, &name, &stem);
+    public_decoders(out, &def.name, &name, &stem, plain);
 }
 
-fn public_decoders(out: &mut Out, def: &str, name: &str, stem: &str) {
+fn public_decoders(out: &mut Out, def: &str, name: &str, stem: &str, plain: bool) {
     let type_label = js_string(def);
     out.blank();
     out.doc("", &format!(
         "Decodes a `{def}` from one strict JSON text (a frame line without its `\\n`). Throws a `DecodeError`."
     ));
     out.line(format!("export function decode{stem}(text: string): {name} {{"));
-    out.line(format!("  return _decodeText({type_label}, read{stem}, text);"));
+    if plain {
+        let reader = super::plain::reader(def);
+        out.line(format!("  return {reader}(text) ?? _decodeText({type_label}, read{stem}, text);"));
+    } else {
+        out.line(format!("  return _decodeText({type_label}, read{stem}, text);"));
+    }
     out.line("}");
     out.blank();
     out.doc("", &format!("Decodes a `{def}` from an already-parsed JSON value. Throws a `DecodeError`."));

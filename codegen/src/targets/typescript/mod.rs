@@ -24,6 +24,7 @@ mod docs;
 mod envelopes;
 mod layout;
 mod names;
+mod plain;
 mod protocol;
 mod types;
 
@@ -57,9 +58,11 @@ fn render(contract: &Contract) -> Result<String, crate::SchemaError> {
     let mut body = Out::default();
     body.section("Frame types, decoders and encoders");
     codecs::render_patterns(&mut body, contract);
+    let plans = plain::ts_plans(contract);
     for def in contract.types.values() {
         types::declare(&mut body, contract, def);
-        codecs::render_decoder(&mut body, contract, def);
+        codecs::render_decoder(&mut body, contract, def, plans.contains_key(&def.name));
+        plain::render(&mut body, contract, &plans, &def.name);
         codecs::render_encoder(&mut body, contract, def);
     }
     envelopes::render(&mut body, contract)?;

@@ -722,6 +722,52 @@ export function parseEnclosedJson(text: string): JsonValue | undefined {
 }
 
 // ---------------------------------------------------------------------------
+// Single-pass readers of plain forms (the generated `plain<Type>`)
+
+/**
+ * A string in a plain reader's forms: no escape, no control character, and no
+ * surrogate (a pair, like a lone one, is left to the strict decode).
+ */
+const _PLAIN_STRING = /"([^"\\\u0000-\u001f\ud800-\udfff]*)"/.source;
+
+/** A boolean: the group is `true` or `false`. */
+const _PLAIN_BOOLEAN = /(true|false)/.source;
+
+/** `null` (no group) or a plain string (its group). */
+const _PLAIN_NULLABLE_STRING = `(?:null|${_PLAIN_STRING})`;
+
+/**
+ * An integer of at least 0 as plain digits, no leading zero: at most 15
+ * digits, within 2^53 - 1.
+ */
+const _PLAIN_UNSIGNED = /(0|[1-9][0-9]{0,14})/.source;
+
+/** An integer as plain digits after an optional minus (not `-0`). */
+const _PLAIN_INTEGER = /(0|-?[1-9][0-9]{0,14})/.source;
+
+/** `null`, as a member of any JSON value reads it (no group). */
+const _PLAIN_NULL = "null";
+
+/**
+ * The pattern of an object's whole text in a plain reader's forms: its
+ * `members` (wire name, value pattern) all there, in declaration order, with
+ * no whitespace, as the binary writes them. Every part is linear: a text it
+ * does not match is left to the strict decode. (Its return type is inferred:
+ * a `$defs` type may be named `RegExp`.)
+ */
+function _objectText(...members: [string, string][]) {
+  const parts = members.map(
+    ([name, value]) => _escapeRegExp(JSON.stringify(name) + ":") + value,
+  );
+  return new RegExp("^\\{" + parts.join(",") + "\\}$");
+}
+
+/** `text` with every character a `RegExp` gives a meaning escaped. */
+function _escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+// ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
 /**

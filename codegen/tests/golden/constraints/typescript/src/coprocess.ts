@@ -862,6 +862,37 @@ export function parseEnclosedJson(text: string): JsonValue | undefined {
 }
 
 // ---------------------------------------------------------------------------
+// Single-pass readers of plain forms (the generated `plain<Type>`)
+
+/**
+ * A string in a plain reader's forms: no escape, no control character, and no
+ * surrogate (a pair, like a lone one, is left to the strict decode).
+ */
+const _PLAIN_STRING = /"([^"\\\u0000-\u001f\ud800-\udfff]*)"/.source;
+
+/** An integer as plain digits after an optional minus (not `-0`). */
+const _PLAIN_INTEGER = /(0|-?[1-9][0-9]{0,14})/.source;
+
+/**
+ * The pattern of an object's whole text in a plain reader's forms: its
+ * `members` (wire name, value pattern) all there, in declaration order, with
+ * no whitespace, as the binary writes them. Every part is linear: a text it
+ * does not match is left to the strict decode. (Its return type is inferred:
+ * a `$defs` type may be named `RegExp`.)
+ */
+function _objectText(...members: [string, string][]) {
+  const parts = members.map(
+    ([name, value]) => _escapeRegExp(JSON.stringify(name) + ":") + value,
+  );
+  return new RegExp("^\\{" + parts.join(",") + "\\}$");
+}
+
+/** `text` with every character a `RegExp` gives a meaning escaped. */
+function _escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+// ---------------------------------------------------------------------------
 // Shape checks shared by the generated decoders
 
 /**
@@ -2889,7 +2920,9 @@ function readEmptyParams(
  * `\n`). Throws a `DecodeError`.
  */
 export function decodeEmptyParams(text: string): EmptyParams {
-  return _decodeText("EmptyParams", readEmptyParams, text);
+  return (
+    plainEmptyParams(text) ?? _decodeText("EmptyParams", readEmptyParams, text)
+  );
 }
 
 /**
@@ -2898,6 +2931,23 @@ export function decodeEmptyParams(text: string): EmptyParams {
  */
 export function decodeEmptyParamsValue(value: JsonValue): EmptyParams {
   return _decodeParsed("EmptyParams", readEmptyParams, value);
+}
+
+/** The pattern of `EmptyParams`'s plain text (see `plainEmptyParams`). */
+const _EMPTY_PARAMS_PLAIN_TEXT = _objectText();
+
+/**
+ * The `EmptyParams` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainEmptyParams(text: string): EmptyParams | undefined {
+  const found = _EMPTY_PARAMS_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return {};
 }
 
 /**
@@ -3320,7 +3370,10 @@ function readHandshakeResult(
  * its `\n`). Throws a `DecodeError`.
  */
 export function decodeHandshakeResult(text: string): HandshakeResult {
-  return _decodeText("HandshakeResult", readHandshakeResult, text);
+  return (
+    plainHandshakeResult(text) ??
+    _decodeText("HandshakeResult", readHandshakeResult, text)
+  );
 }
 
 /**
@@ -3329,6 +3382,30 @@ export function decodeHandshakeResult(text: string): HandshakeResult {
  */
 export function decodeHandshakeResultValue(value: JsonValue): HandshakeResult {
   return _decodeParsed("HandshakeResult", readHandshakeResult, value);
+}
+
+/**
+ * The pattern of `HandshakeResult`'s plain text (see `plainHandshakeResult`).
+ */
+const _HANDSHAKE_RESULT_PLAIN_TEXT = _objectText(
+  ["protocol_version", _PLAIN_INTEGER],
+  ["binary_version", _PLAIN_STRING],
+);
+
+/**
+ * The `HandshakeResult` that `text` holds in its plain forms (its members in
+ * declaration order, no whitespace, no escape, integers as plain digits), or
+ * undefined: the strict decode then reads the text, and says what is wrong with
+ * it.
+ */
+export function plainHandshakeResult(
+  text: string,
+): HandshakeResult | undefined {
+  const found = _HANDSHAKE_RESULT_PLAIN_TEXT.exec(text);
+  if (found === null) {
+    return undefined;
+  }
+  return { protocolVersion: Number(found[1]), binaryVersion: found[2] ?? "" };
 }
 
 /**

@@ -48,7 +48,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
         "dotnet",
         &[
             "        public Task<HandshakeParams> FreshDoThingAsync(EmptyParams? parameters = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)\n",
-            "InvokeMethodAsync<EmptyParams, HandshakeParams>(Coprocess.Methods.McpFreshDoThing, parameters, \"HandshakeParams\", timeout, cancellationToken)",
+            "InvokeMethodAsync<EmptyParams, HandshakeParams>(Coprocess.Methods.McpFreshDoThing, parameters, CoprocessCodec<EmptyParams>.Get(), CoprocessCodec<HandshakeParams>.Get(), \"HandshakeParams\", timeout, cancellationToken)",
         ],
     ),
 ];

@@ -183,7 +183,7 @@ fn method_def(out: &mut Out, method: &Method, name: &str) {
             });
         }
         out.line(3, &format!(
-            "return InvokeMethodAsync<{params}, {result}>(Coprocess.Methods.{}, parameters, {}, timeout, cancellationToken);",
+            "return InvokeMethodAsync<{params}, {result}>(Coprocess.Methods.{}, parameters, CoprocessCodec<{params}>.Get(), CoprocessCodec<{result}>.Get(), {}, timeout, cancellationToken);",
             method_const(&method.name),
             string_literal(&method.result)
         ));
@@ -321,7 +321,7 @@ mod tests {
         });
         let signature = "        public Task<HandshakeParams> FreshDoThingAsync(EmptyParams? parameters = null, TimeSpan? timeout = null, CancellationToken cancellationToken = default)\n";
         assert!(after.contains(signature), "{after}");
-        assert!(after.contains("            return InvokeMethodAsync<EmptyParams, HandshakeParams>(Coprocess.Methods.McpFreshDoThing, parameters, \"HandshakeParams\", timeout, cancellationToken);\n"), "{after}");
+        assert!(after.contains("            return InvokeMethodAsync<EmptyParams, HandshakeParams>(Coprocess.Methods.McpFreshDoThing, parameters, CoprocessCodec<EmptyParams>.Get(), CoprocessCodec<HandshakeParams>.Get(), \"HandshakeParams\", timeout, cancellationToken);\n"), "{after}");
         assert!(after.contains("        private const string? ShutdownMethod = Coprocess.Methods.McpFreshDoThing;\n"), "{after}");
         assert!(!after.contains("CoprocessHandshakeAsync("), "the handshake is the client's own, not a method");
         let twins = serde_json::json!([

@@ -506,7 +506,14 @@ namespace Mcptest.Sdk
             }
         }
 
-        private Task<TResult> InvokeMethodAsync<TParams, TResult>(string method, TParams? parameters, string resultType, TimeSpan? callTimeout, CancellationToken cancellationToken)
+        /// <summary>
+        /// A call of <paramref name="method"/>, its params written with <paramref
+        /// name="paramsCodec"/> and its result read with <paramref name="resultCodec"/>: the typed
+        /// method passes the codecs, which this shared generic code would otherwise look up at
+        /// every call (<c>CoprocessCodec&lt;T&gt;.Get</c> reads a generic class's static through
+        /// the runtime on .NET Core 3.1).
+        /// </summary>
+        private Task<TResult> InvokeMethodAsync<TParams, TResult>(string method, TParams? parameters, CoprocessCodec<TParams> paramsCodec, CoprocessCodec<TResult> resultCodec, string resultType, TimeSpan? callTimeout, CancellationToken cancellationToken)
             where TParams : class
             where TResult : class
         {
@@ -516,7 +523,7 @@ namespace Mcptest.Sdk
             // on in the asynchronous methods below.
             if (cancellationToken.IsCancellationRequested || !gate.Wait(0))
             {
-                return InvokeQueuedAsync<TParams, TResult>(method, parameters, resultType, callTimeout, cancellationToken);
+                return InvokeQueuedAsync(method, parameters, paramsCodec, resultCodec, resultType, callTimeout, cancellationToken);
             }
             bool handedOn = false;
             try
@@ -524,14 +531,14 @@ namespace Mcptest.Sdk
                 if (ended || closed != null)
                 {
                     // The queued call says why, once the gate is free again.
-                    return InvokeQueuedAsync<TParams, TResult>(method, parameters, resultType, callTimeout, cancellationToken);
+                    return InvokeQueuedAsync(method, parameters, paramsCodec, resultCodec, resultType, callTimeout, cancellationToken);
                 }
                 long id = nextId++;
-                ValueTask<(int First, int Length)> exchange = ExchangeAsync(method, RequestLine(method, id, parameters), callTimeout ?? timeout, true, cancellationToken);
+                ValueTask<(int First, int Length)> exchange = ExchangeAsync(method, RequestLine(method, id, parameters, paramsCodec), callTimeout ?? timeout, true, cancellationToken);
                 if (exchange.IsCompletedSuccessfully)
                 {
                     (int first, int length) = exchange.Result;
-                    if (TryLaidOut(first, length, id, out TResult laidOut))
+                    if (TryLaidOut(first, length, id, resultCodec, out TResult laidOut))
                     {
                         Answered(method);
                         return Task.FromResult(laidOut);
@@ -539,7 +546,7 @@ namespace Mcptest.Sdk
                     exchange = new ValueTask<(int First, int Length)>((first, length));
                 }
                 handedOn = true;
-                return AnswerReleasingAsync<TResult>(method, id, exchange, resultType);
+                return AnswerReleasingAsync(method, id, exchange, resultCodec, resultType);
             }
             catch (Exception error)
             {
@@ -555,7 +562,7 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>A call that waits for the gate (or finds the session closed): see <see cref="InvokeMethodAsync"/>.</summary>
-        private async Task<TResult> InvokeQueuedAsync<TParams, TResult>(string method, TParams? parameters, string resultType, TimeSpan? callTimeout, CancellationToken cancellationToken)
+        private async Task<TResult> InvokeQueuedAsync<TParams, TResult>(string method, TParams? parameters, CoprocessCodec<TParams> paramsCodec, CoprocessCodec<TResult> resultCodec, string resultType, TimeSpan? callTimeout, CancellationToken cancellationToken)
             where TParams : class
             where TResult : class
         {
@@ -564,8 +571,8 @@ namespace Mcptest.Sdk
             {
                 CheckOpen(method);
                 long id = nextId++;
-                (int first, int length) = await ExchangeAsync(method, RequestLine(method, id, parameters), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
-                return await AnswerAsync<TResult>(method, id, first, length, resultType).ConfigureAwait(false);
+                (int first, int length) = await ExchangeAsync(method, RequestLine(method, id, parameters, paramsCodec), callTimeout ?? timeout, true, cancellationToken).ConfigureAwait(false);
+                return await AnswerAsync(method, id, first, length, resultCodec, resultType).ConfigureAwait(false);
             }
             finally
             {
@@ -574,13 +581,13 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>The rest of a call <see cref="InvokeMethodAsync"/> began: its exchange awaited, its answer read, the gate released.</summary>
-        private async Task<TResult> AnswerReleasingAsync<TResult>(string method, long id, ValueTask<(int First, int Length)> exchange, string resultType)
+        private async Task<TResult> AnswerReleasingAsync<TResult>(string method, long id, ValueTask<(int First, int Length)> exchange, CoprocessCodec<TResult> resultCodec, string resultType)
             where TResult : class
         {
             try
             {
                 (int first, int length) = await exchange.ConfigureAwait(false);
-                return await AnswerAsync<TResult>(method, id, first, length, resultType).ConfigureAwait(false);
+                return await AnswerAsync(method, id, first, length, resultCodec, resultType).ConfigureAwait(false);
             }
             finally
             {
@@ -593,12 +600,18 @@ namespace Mcptest.Sdk
         /// the method's first (see <see cref="RequestLayout"/>) in the session's own arrays, else as
         /// <see cref="RequestLine()"/> writes it.
         /// </summary>
-        private ArraySegment<byte> RequestLine<TParams>(string method, long id, TParams? parameters)
+        private ArraySegment<byte> RequestLine<TParams>(string method, long id, TParams? parameters, CoprocessCodec<TParams> codec)
             where TParams : class
         {
-            if (parameters != null && RequestLayoutFor(method, parameters) is RequestLayout layout)
+            // The layout of the method called last is taken without a generic call (see InvokeMethodAsync).
+            RequestLayout? layout = lastRequestLayout;
+            if (parameters != null && (layout == null || !ReferenceEquals(layout.Method, method)))
             {
-                CoprocessCodec<TParams>.Get().Write(requestText.Clear(), parameters);
+                layout = RequestLayoutFor(method, parameters);
+            }
+            if (parameters != null && layout != null)
+            {
+                codec.Write(requestText.Clear(), parameters);
                 int count = requestText.Length;
                 if (count <= KeptRequestChars)
                 {
@@ -617,16 +630,14 @@ namespace Mcptest.Sdk
             return RequestLine();
         }
 
-        /// <summary>The layout of <paramref name="method"/>'s requests, learnt now from <paramref name="parameters"/> if it is the method's first.</summary>
+        /// <summary>
+        /// The layout of <paramref name="method"/>'s requests (not the method called last), learnt now
+        /// from <paramref name="parameters"/> if it is the method's first.
+        /// </summary>
         private RequestLayout? RequestLayoutFor<TParams>(string method, TParams parameters)
             where TParams : class
         {
-            RequestLayout? layout = lastRequestLayout;
-            if (layout != null && ReferenceEquals(layout.Method, method))
-            {
-                return layout;
-            }
-            if (!requestLayouts.TryGetValue(method, out layout))
+            if (!requestLayouts.TryGetValue(method, out RequestLayout? layout))
             {
                 layout = RequestLayout.Of(method, parameters);
                 requestLayouts.Add(method, layout);
@@ -641,20 +652,24 @@ namespace Mcptest.Sdk
         /// <summary>
         /// The result of the answer line at <paramref name="first"/> to call <paramref name="id"/>,
         /// when it is valid UTF-8 laid out as the session's first success answer and its result
-        /// decodes.
+        /// decodes: what the decode of the whole answer gives. False sends the answer to that decode
+        /// (which says what is wrong, if anything is).
         /// </summary>
-        private bool TryLaidOut<TResult>(int first, int length, long id, out TResult result)
+        private bool TryLaidOut<TResult>(int first, int length, long id, CoprocessCodec<TResult> codec, out TResult result)
             where TResult : class
         {
             result = default!;
-            return answerLayout != null && IsUtf8(first, length) && answerLayout.TryDecode(buffer, first, length, id, out result);
+            return answerLayout != null
+                && IsUtf8(first, length)
+                && answerLayout.Encloses(buffer, first, length, id, out int offset, out int count)
+                && (codec.TryReadPlainEnclosed(buffer, offset, count, out result) || codec.TryReadEnclosed(buffer, offset, count, out result));
         }
 
         /// <summary>The answer line at <paramref name="first"/> to call <paramref name="id"/>: its result, or what is wrong with it.</summary>
-        private async Task<TResult> AnswerAsync<TResult>(string method, long id, int first, int length, string resultType)
+        private async Task<TResult> AnswerAsync<TResult>(string method, long id, int first, int length, CoprocessCodec<TResult> resultCodec, string resultType)
             where TResult : class
         {
-            if (TryLaidOut(first, length, id, out TResult laidOut))
+            if (TryLaidOut(first, length, id, resultCodec, out TResult laidOut))
             {
                 Answered(method);
                 return laidOut;
@@ -1890,15 +1905,14 @@ namespace Mcptest.Sdk
             }
 
             /// <summary>
-            /// The result of the answer line in <paramref name="line"/> (valid UTF-8), decoded, when it
-            /// is laid out as a success answer to call <paramref name="id"/> and its result decodes:
-            /// what the decode of the whole answer gives. False sends the answer to that decode (which
-            /// says what is wrong, if anything is).
+            /// Whether the answer line in <paramref name="line"/> is laid out as a success answer to
+            /// call <paramref name="id"/>: then its result's text is the <paramref name="count"/> bytes
+            /// from <paramref name="offset"/>, which the whole answer's decode reads the same.
             /// </summary>
-            internal bool TryDecode<TResult>(byte[] line, int first, int length, long id, out TResult result)
-                where TResult : class
+            internal bool Encloses(byte[] line, int first, int length, long id, out int offset, out int count)
             {
-                result = default!;
+                offset = 0;
+                count = 0;
                 Span<byte> digits = stackalloc byte[20];
                 if (!Utf8Formatter.TryFormat(id, digits, out int idLength))
                 {
@@ -1915,18 +1929,10 @@ namespace Mcptest.Sdk
                 {
                     return false;
                 }
-                int offset = first + fixedLength;
-                int count = length - fixedLength - tail.Length;
-                return CoprocessCodec<TResult>.Get().TryReadPlainEnclosed(line, offset, count, out result)
-                    || CoprocessReader.TryDecodeEnclosed(line, offset, count, ResultReader<TResult>.Read, out result);
+                offset = first + fixedLength;
+                count = length - fixedLength - tail.Length;
+                return true;
             }
-        }
-
-        /// <summary>The one-pass reader of a typed result, made once per result type.</summary>
-        private static class ResultReader<TResult>
-            where TResult : class
-        {
-            internal static readonly CoprocessRead<TResult> Read = (ref Utf8JsonReader reader) => CoprocessCodec<TResult>.Get().Read(ref reader);
         }
 
         /// <summary>The one-pass reader of a typed response, made once per result type.</summary>

@@ -4801,7 +4801,14 @@ namespace Mcptest.Sdk
         /// <exception cref="ArgumentException"><typeparamref name="T"/> is not a generated class.</exception>
         internal static CoprocessCodec<T> Get()
         {
-            return Found ?? throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
+            // The throw is a call of its own, so that the JIT inlines this where T is known: there
+            // the static is read in place, where shared generic code reads it through the runtime.
+            return Found ?? NotGenerated();
+        }
+
+        private static CoprocessCodec<T> NotGenerated()
+        {
+            throw new ArgumentException(typeof(T).Name + " is not a generated coprocess class");
         }
 
         internal T Read(JsonElement json, CoprocessPath? at, string expected)
@@ -4831,6 +4838,16 @@ namespace Mcptest.Sdk
                 return false;
             }
             return CoprocessPlainReader.TryDecodeEnclosed(text, offset, count, plain, out value);
+        }
+
+        /// <summary>
+        /// Reads the text of a value one container of a frame encloses with the type's one-pass
+        /// reader (see <see cref="CoprocessReader"/>); false when the careful way
+        /// must decide.
+        /// </summary>
+        internal bool TryReadEnclosed(byte[] text, int offset, int count, out T value)
+        {
+            return CoprocessReader.TryDecodeEnclosed(text, offset, count, fast, out value);
         }
     }
 }

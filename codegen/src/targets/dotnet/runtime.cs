@@ -1395,10 +1395,30 @@ namespace Mcptest.Sdk
             return true;
         }
 
-        /// <summary>Reads a member's key and its colon, as its UTF-8 bytes.</summary>
-        internal bool Key(out ReadOnlySpan<byte> key)
+        /// <summary>
+        /// Reads a member's key and its colon: the index of its name among <paramref name="keys"/>
+        /// (an object's member names in declaration order, as UTF-8), or -1 (no key here, or an
+        /// undeclared one). The name at <paramref name="next"/> is compared first: members mostly
+        /// come in declaration order (the binary writes them so), the one after the last read.
+        /// </summary>
+        internal int Member(byte[][] keys, int next)
         {
-            return Plain(out key) && Eat((byte)':');
+            if (!Plain(out ReadOnlySpan<byte> key) || !Eat((byte)':'))
+            {
+                return -1;
+            }
+            if (next < keys.Length && key.SequenceEqual(keys[next]))
+            {
+                return next;
+            }
+            for (int i = 0; i < keys.Length; i++)
+            {
+                if (i != next && key.SequenceEqual(keys[i]))
+                {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         /// <summary>Marks the member of <paramref name="bit"/> as seen; false when it was (a key seen twice).</summary>
@@ -1525,22 +1545,24 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            int start = at;
-            while (at < text.Length)
+            // Scanned from a local copy, so that the position is not stored at each byte.
+            ReadOnlySpan<byte> rest = text.Slice(at);
+            for (int i = 0; i < rest.Length; i++)
             {
-                byte current = text[at];
+                byte current = rest[i];
                 if (current == (byte)'"')
                 {
-                    bytes = text.Slice(start, at - start);
-                    at++;
+                    bytes = rest.Slice(0, i);
+                    at += i + 1;
                     return true;
                 }
                 if (current == (byte)'\\' || current < 0x20)
                 {
+                    at += i;
                     return false;
                 }
-                at++;
             }
+            at = text.Length;
             return false;
         }
 

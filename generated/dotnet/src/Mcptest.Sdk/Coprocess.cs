@@ -2849,6 +2849,11 @@ namespace Mcptest.Sdk
             };
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyProtocolVersion, KeySdk, KeySdkVersion };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeParams value)
         {
             value = null!;
@@ -2860,39 +2865,35 @@ namespace Mcptest.Sdk
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyProtocolVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                        {
+                            return false;
+                        }
+                        _protocolVersion = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                        {
+                            return false;
+                        }
+                        _sdk = read1;
+                        break;
+                    case 2:
+                        if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
+                        {
+                            return false;
+                        }
+                        _sdkVersion = read2;
+                        break;
+                    default:
                         return false;
-                    }
-                    _protocolVersion = read0;
-                }
-                else if (key.SequenceEqual(KeySdk))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
-                    {
-                        return false;
-                    }
-                    _sdk = read1;
-                }
-                else if (key.SequenceEqual(KeySdkVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
-                    {
-                        return false;
-                    }
-                    _sdkVersion = read2;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -3079,6 +3080,11 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyProtocolVersion, KeyBinaryVersion };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeResult value)
         {
             value = null!;
@@ -3089,31 +3095,28 @@ namespace Mcptest.Sdk
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyProtocolVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                        {
+                            return false;
+                        }
+                        _protocolVersion = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                        {
+                            return false;
+                        }
+                        _binaryVersion = read1;
+                        break;
+                    default:
                         return false;
-                    }
-                    _protocolVersion = read0;
-                }
-                else if (key.SequenceEqual(KeyBinaryVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
-                    {
-                        return false;
-                    }
-                    _binaryVersion = read1;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -4324,6 +4327,11 @@ namespace Mcptest.Sdk
             return new ReadResourceParams(_uri);
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyUri };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out ReadResourceParams value)
         {
             value = null!;
@@ -4333,23 +4341,21 @@ namespace Mcptest.Sdk
             }
             ulong seen = 0;
             string _uri = default!;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyUri))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.String(out string read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.String(out string read0))
+                        {
+                            return false;
+                        }
+                        _uri = read0;
+                        break;
+                    default:
                         return false;
-                    }
-                    _uri = read0;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -4650,6 +4656,11 @@ namespace Mcptest.Sdk
             return new ReporterFlushResult(_written, _path);
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyWritten, KeyPath };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out ReporterFlushResult value)
         {
             value = null!;
@@ -4660,31 +4671,28 @@ namespace Mcptest.Sdk
             ulong seen = 0;
             long _written = default!;
             string? _path = null;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyWritten))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Unsigned(out long read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Unsigned(out long read0))
+                        {
+                            return false;
+                        }
+                        _written = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.NullableString(out string? read1))
+                        {
+                            return false;
+                        }
+                        _path = read1;
+                        break;
+                    default:
                         return false;
-                    }
-                    _written = read0;
-                }
-                else if (key.SequenceEqual(KeyPath))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.NullableString(out string? read1))
-                    {
-                        return false;
-                    }
-                    _path = read1;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -4859,6 +4867,11 @@ namespace Mcptest.Sdk
             };
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyEnabled, KeyPath };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out ReporterSetUploadParams value)
         {
             value = null!;
@@ -4869,31 +4882,28 @@ namespace Mcptest.Sdk
             ulong seen = 0;
             bool _enabled = default!;
             string? _path = null;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyEnabled))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Boolean(out bool read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Boolean(out bool read0))
+                        {
+                            return false;
+                        }
+                        _enabled = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                        {
+                            return false;
+                        }
+                        _path = read1;
+                        break;
+                    default:
                         return false;
-                    }
-                    _enabled = read0;
-                }
-                else if (key.SequenceEqual(KeyPath))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
-                    {
-                        return false;
-                    }
-                    _path = read1;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -5097,6 +5107,11 @@ namespace Mcptest.Sdk
             return new ReporterStatus(_enabled, _path, _pending);
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyEnabled, KeyPath, KeyPending };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out ReporterStatus value)
         {
             value = null!;
@@ -5108,39 +5123,35 @@ namespace Mcptest.Sdk
             bool _enabled = default!;
             string? _path = null;
             long _pending = default!;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyEnabled))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Boolean(out bool read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Boolean(out bool read0))
+                        {
+                            return false;
+                        }
+                        _enabled = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.NullableString(out string? read1))
+                        {
+                            return false;
+                        }
+                        _path = read1;
+                        break;
+                    case 2:
+                        if (!reader.Once(ref seen, 1UL << 2) || !reader.Unsigned(out long read2))
+                        {
+                            return false;
+                        }
+                        _pending = read2;
+                        break;
+                    default:
                         return false;
-                    }
-                    _enabled = read0;
-                }
-                else if (key.SequenceEqual(KeyPath))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.NullableString(out string? read1))
-                    {
-                        return false;
-                    }
-                    _path = read1;
-                }
-                else if (key.SequenceEqual(KeyPending))
-                {
-                    if (!reader.Once(ref seen, 1UL << 2) || !reader.Unsigned(out long read2))
-                    {
-                        return false;
-                    }
-                    _pending = read2;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -6421,6 +6432,11 @@ namespace Mcptest.Sdk
             return new Verdict(_success, _data, _text, _error, _durationMs);
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeySuccess, KeyData, KeyText, KeyError, KeyDurationMs };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Verdict value)
         {
             value = null!;
@@ -6434,55 +6450,49 @@ namespace Mcptest.Sdk
             string? _text = null;
             string? _error = null;
             long _durationMs = default!;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeySuccess))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Boolean(out bool read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Boolean(out bool read0))
+                        {
+                            return false;
+                        }
+                        _success = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.Null(out global::System.Text.Json.JsonElement read1))
+                        {
+                            return false;
+                        }
+                        _data = read1;
+                        break;
+                    case 2:
+                        if (!reader.Once(ref seen, 1UL << 2) || !reader.NullableString(out string? read2))
+                        {
+                            return false;
+                        }
+                        _text = read2;
+                        break;
+                    case 3:
+                        if (!reader.Once(ref seen, 1UL << 3) || !reader.NullableString(out string? read3))
+                        {
+                            return false;
+                        }
+                        _error = read3;
+                        break;
+                    case 4:
+                        if (!reader.Once(ref seen, 1UL << 4) || !reader.Unsigned(out long read4))
+                        {
+                            return false;
+                        }
+                        _durationMs = read4;
+                        break;
+                    default:
                         return false;
-                    }
-                    _success = read0;
-                }
-                else if (key.SequenceEqual(KeyData))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.Null(out global::System.Text.Json.JsonElement read1))
-                    {
-                        return false;
-                    }
-                    _data = read1;
-                }
-                else if (key.SequenceEqual(KeyText))
-                {
-                    if (!reader.Once(ref seen, 1UL << 2) || !reader.NullableString(out string? read2))
-                    {
-                        return false;
-                    }
-                    _text = read2;
-                }
-                else if (key.SequenceEqual(KeyError))
-                {
-                    if (!reader.Once(ref seen, 1UL << 3) || !reader.NullableString(out string? read3))
-                    {
-                        return false;
-                    }
-                    _error = read3;
-                }
-                else if (key.SequenceEqual(KeyDurationMs))
-                {
-                    if (!reader.Once(ref seen, 1UL << 4) || !reader.Unsigned(out long read4))
-                    {
-                        return false;
-                    }
-                    _durationMs = read4;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -8595,10 +8605,30 @@ namespace Mcptest.Sdk
             return true;
         }
 
-        /// <summary>Reads a member's key and its colon, as its UTF-8 bytes.</summary>
-        internal bool Key(out ReadOnlySpan<byte> key)
+        /// <summary>
+        /// Reads a member's key and its colon: the index of its name among <paramref name="keys"/>
+        /// (an object's member names in declaration order, as UTF-8), or -1 (no key here, or an
+        /// undeclared one). The name at <paramref name="next"/> is compared first: members mostly
+        /// come in declaration order (the binary writes them so), the one after the last read.
+        /// </summary>
+        internal int Member(byte[][] keys, int next)
         {
-            return Plain(out key) && Eat((byte)':');
+            if (!Plain(out ReadOnlySpan<byte> key) || !Eat((byte)':'))
+            {
+                return -1;
+            }
+            if (next < keys.Length && key.SequenceEqual(keys[next]))
+            {
+                return next;
+            }
+            for (int i = 0; i < keys.Length; i++)
+            {
+                if (i != next && key.SequenceEqual(keys[i]))
+                {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         /// <summary>Marks the member of <paramref name="bit"/> as seen; false when it was (a key seen twice).</summary>
@@ -8725,22 +8755,24 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            int start = at;
-            while (at < text.Length)
+            // Scanned from a local copy, so that the position is not stored at each byte.
+            ReadOnlySpan<byte> rest = text.Slice(at);
+            for (int i = 0; i < rest.Length; i++)
             {
-                byte current = text[at];
+                byte current = rest[i];
                 if (current == (byte)'"')
                 {
-                    bytes = text.Slice(start, at - start);
-                    at++;
+                    bytes = rest.Slice(0, i);
+                    at += i + 1;
                     return true;
                 }
                 if (current == (byte)'\\' || current < 0x20)
                 {
+                    at += i;
                     return false;
                 }
-                at++;
             }
+            at = text.Length;
             return false;
         }
 

@@ -3,8 +3,9 @@
 //! writes straight off the UTF-8 text. They never word a problem: on anything else they give up
 //! (false), and the one-pass and careful decoders run as before.
 
-use super::super::mapping::field_type;
-use super::super::names::{local_name, type_name};
+use super::super::docs::summary_xml;
+use super::super::mapping::{bare, field_type};
+use super::super::names::{local_name, member_name, type_name};
 use super::super::Out;
 use super::reader_of;
 use crate::model::{Contract, ObjectType, Ty};
@@ -34,6 +35,13 @@ pub fn decode_first(out: &mut Out, class: &str) {
 pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &ObjectType, members: &[Member]) {
     let ns = out.ns.clone();
     let keys = super::fast::object_keys(class, object);
+    let in_order = keys_in_order(class, object, &keys);
+    if !object.fields.is_empty() && object.fields.len() <= 64 {
+        summary_xml(out, 2, "The members' keys in declaration order, for <see cref=\"ReadPlain\"/>.");
+        let names: Vec<&str> = keys.iter().map(|(name, _)| name.as_str()).collect();
+        out.line(2, &format!("private static readonly byte[][] {in_order} = {{ {} }};", names.join(", ")));
+        out.blank();
+    }
     out.block(2, &signature(&ns, class), |out| {
         if object.fields.len() > 64 {
             // More members than one bit mask tracks: the other decoders decide.
@@ -54,18 +62,22 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
             let init = if field.required && !matches!(field.ty, Ty::Nullable(_)) { "default!" } else { "null" };
             out.line(3, &format!("{} {} = {init};", field_type(field), local_name(&field.name)));
         }
+        // Each key is compared first with the member after the last one read (see Member).
+        out.line(3, "int member = -1;");
         out.block(3, "while (more)", |out| {
-            out.block(4, "if (!reader.Key(out global::System.ReadOnlySpan<byte> key))", |out| out.line(5, "return false;"));
-            for (bit, ((field, (key, _)), member)) in object.fields.iter().zip(&keys).zip(members).enumerate() {
-                let test = format!("key.SequenceEqual({key})");
-                out.block(4, &if bit == 0 { format!("if ({test})") } else { format!("else if ({test})") }, |out| {
+            out.line(4, &format!("member = reader.Member({in_order}, member + 1);"));
+            out.block(4, "switch (member)", |out| {
+                for (bit, (field, member)) in object.fields.iter().zip(members).enumerate() {
+                    out.line(5, &format!("case {bit}:"));
                     let read = format!("read{bit}");
                     let call = read_call(contract, &member.read, &read);
-                    out.block(5, &format!("if (!reader.Once(ref seen, 1UL << {bit}) || !{call})"), |out| out.line(6, "return false;"));
-                    out.line(5, &format!("{} = {read};", local_name(&field.name)));
-                });
-            }
-            out.block(4, "else", |out| out.line(5, "return false;"));
+                    out.block(6, &format!("if (!reader.Once(ref seen, 1UL << {bit}) || !{call})"), |out| out.line(7, "return false;"));
+                    out.line(6, &format!("{} = {read};", local_name(&field.name)));
+                    out.line(6, "break;");
+                }
+                out.line(5, "default:");
+                out.line(6, "return false;");
+            });
             out.block(4, "if (!reader.Next(out more))", |out| out.line(5, "return false;"));
         });
         let mask: u64 = object.fields.iter().enumerate().filter(|(_, f)| f.required).map(|(bit, _)| 1u64 << bit).sum();
@@ -75,6 +87,17 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
         super::construct_into(out, "value =", class, object);
         out.line(3, "return true;");
     });
+}
+
+/// The name of the class's static array of its member keys in declaration order (`KeysInOrder`),
+/// clear of its properties', its key fields' and its own name.
+fn keys_in_order(class: &str, object: &ObjectType, keys: &[(String, &str)]) -> String {
+    let members: Vec<String> = object.fields.iter().map(|f| member_name(&f.name, bare(class))).collect();
+    let mut name = "KeysInOrder".to_string();
+    while members.contains(&name) || keys.iter().any(|(key, _)| *key == name) || name == bare(class) {
+        name.push('_');
+    }
+    name
 }
 
 /// The call reading one member's value into a new local `read`.

@@ -3088,6 +3088,11 @@ namespace Mcptest.Sdk
             };
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyProtocolVersion, KeySdk, KeySdkVersion };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeParams value)
         {
             value = null!;
@@ -3099,39 +3104,35 @@ namespace Mcptest.Sdk
             long _protocolVersion = default!;
             string? _sdk = null;
             string? _sdkVersion = null;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyProtocolVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                        {
+                            return false;
+                        }
+                        _protocolVersion = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                        {
+                            return false;
+                        }
+                        _sdk = read1;
+                        break;
+                    case 2:
+                        if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
+                        {
+                            return false;
+                        }
+                        _sdkVersion = read2;
+                        break;
+                    default:
                         return false;
-                    }
-                    _protocolVersion = read0;
-                }
-                else if (key.SequenceEqual(KeySdk))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
-                    {
-                        return false;
-                    }
-                    _sdk = read1;
-                }
-                else if (key.SequenceEqual(KeySdkVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
-                    {
-                        return false;
-                    }
-                    _sdkVersion = read2;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -3318,6 +3319,11 @@ namespace Mcptest.Sdk
             return new HandshakeResult(_protocolVersion, _binaryVersion);
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyProtocolVersion, KeyBinaryVersion };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeResult value)
         {
             value = null!;
@@ -3328,31 +3334,28 @@ namespace Mcptest.Sdk
             ulong seen = 0;
             long _protocolVersion = default!;
             string _binaryVersion = default!;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyProtocolVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                        {
+                            return false;
+                        }
+                        _protocolVersion = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
+                        {
+                            return false;
+                        }
+                        _binaryVersion = read1;
+                        break;
+                    default:
                         return false;
-                    }
-                    _protocolVersion = read0;
-                }
-                else if (key.SequenceEqual(KeyBinaryVersion))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.String(out string read1))
-                    {
-                        return false;
-                    }
-                    _binaryVersion = read1;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -5638,6 +5641,11 @@ namespace Mcptest.Sdk
             };
         }
 
+        /// <summary>
+        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// </summary>
+        private static readonly byte[][] KeysInOrder = { KeyX, KeyY, KeyLabel };
+
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Point value)
         {
             value = null!;
@@ -5649,39 +5657,35 @@ namespace Mcptest.Sdk
             long _x = default!;
             long _y = default!;
             string? _label = null;
+            int member = -1;
             while (more)
             {
-                if (!reader.Key(out global::System.ReadOnlySpan<byte> key))
+                member = reader.Member(KeysInOrder, member + 1);
+                switch (member)
                 {
-                    return false;
-                }
-                if (key.SequenceEqual(KeyX))
-                {
-                    if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
-                    {
+                    case 0:
+                        if (!reader.Once(ref seen, 1UL << 0) || !reader.Integer(out long read0))
+                        {
+                            return false;
+                        }
+                        _x = read0;
+                        break;
+                    case 1:
+                        if (!reader.Once(ref seen, 1UL << 1) || !reader.Integer(out long read1))
+                        {
+                            return false;
+                        }
+                        _y = read1;
+                        break;
+                    case 2:
+                        if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
+                        {
+                            return false;
+                        }
+                        _label = read2;
+                        break;
+                    default:
                         return false;
-                    }
-                    _x = read0;
-                }
-                else if (key.SequenceEqual(KeyY))
-                {
-                    if (!reader.Once(ref seen, 1UL << 1) || !reader.Integer(out long read1))
-                    {
-                        return false;
-                    }
-                    _y = read1;
-                }
-                else if (key.SequenceEqual(KeyLabel))
-                {
-                    if (!reader.Once(ref seen, 1UL << 2) || !reader.String(out string read2))
-                    {
-                        return false;
-                    }
-                    _label = read2;
-                }
-                else
-                {
-                    return false;
                 }
                 if (!reader.Next(out more))
                 {
@@ -10173,10 +10177,30 @@ namespace Mcptest.Sdk
             return true;
         }
 
-        /// <summary>Reads a member's key and its colon, as its UTF-8 bytes.</summary>
-        internal bool Key(out ReadOnlySpan<byte> key)
+        /// <summary>
+        /// Reads a member's key and its colon: the index of its name among <paramref name="keys"/>
+        /// (an object's member names in declaration order, as UTF-8), or -1 (no key here, or an
+        /// undeclared one). The name at <paramref name="next"/> is compared first: members mostly
+        /// come in declaration order (the binary writes them so), the one after the last read.
+        /// </summary>
+        internal int Member(byte[][] keys, int next)
         {
-            return Plain(out key) && Eat((byte)':');
+            if (!Plain(out ReadOnlySpan<byte> key) || !Eat((byte)':'))
+            {
+                return -1;
+            }
+            if (next < keys.Length && key.SequenceEqual(keys[next]))
+            {
+                return next;
+            }
+            for (int i = 0; i < keys.Length; i++)
+            {
+                if (i != next && key.SequenceEqual(keys[i]))
+                {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         /// <summary>Marks the member of <paramref name="bit"/> as seen; false when it was (a key seen twice).</summary>
@@ -10303,22 +10327,24 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            int start = at;
-            while (at < text.Length)
+            // Scanned from a local copy, so that the position is not stored at each byte.
+            ReadOnlySpan<byte> rest = text.Slice(at);
+            for (int i = 0; i < rest.Length; i++)
             {
-                byte current = text[at];
+                byte current = rest[i];
                 if (current == (byte)'"')
                 {
-                    bytes = text.Slice(start, at - start);
-                    at++;
+                    bytes = rest.Slice(0, i);
+                    at += i + 1;
                     return true;
                 }
                 if (current == (byte)'\\' || current < 0x20)
                 {
+                    at += i;
                     return false;
                 }
-                at++;
             }
+            at = text.Length;
             return false;
         }
 

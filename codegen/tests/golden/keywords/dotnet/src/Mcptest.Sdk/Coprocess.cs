@@ -591,9 +591,15 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
+        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
+        /// never takes.
         /// </summary>
-        private static readonly byte[][] KeysInOrder = { KeyRadius, KeyNote };
+        private static readonly byte[]?[] KeysInOrder =
+        {
+            global::System.Text.Encoding.UTF8.GetBytes("\"radius\":"),
+            global::System.Text.Encoding.UTF8.GetBytes("\"note\":"),
+        };
 
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Circle value)
         {
@@ -1294,9 +1300,16 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
+        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
+        /// never takes.
         /// </summary>
-        private static readonly byte[][] KeysInOrder = { KeyProtocolVersion, KeySdk, KeySdkVersion };
+        private static readonly byte[]?[] KeysInOrder =
+        {
+            global::System.Text.Encoding.UTF8.GetBytes("\"protocol_version\":"),
+            global::System.Text.Encoding.UTF8.GetBytes("\"sdk\":"),
+            global::System.Text.Encoding.UTF8.GetBytes("\"sdk_version\":"),
+        };
 
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeParams value)
         {
@@ -1525,9 +1538,15 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
+        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
+        /// never takes.
         /// </summary>
-        private static readonly byte[][] KeysInOrder = { KeyProtocolVersion, KeyBinaryVersion };
+        private static readonly byte[]?[] KeysInOrder =
+        {
+            global::System.Text.Encoding.UTF8.GetBytes("\"protocol_version\":"),
+            global::System.Text.Encoding.UTF8.GetBytes("\"binary_version\":"),
+        };
 
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out HandshakeResult value)
         {
@@ -2390,9 +2409,15 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
+        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
+        /// never takes.
         /// </summary>
-        private static readonly byte[][] KeysInOrder = { KeyText, KeyNote };
+        private static readonly byte[]?[] KeysInOrder =
+        {
+            global::System.Text.Encoding.UTF8.GetBytes("\"text\":"),
+            global::System.Text.Encoding.UTF8.GetBytes("\"note\":"),
+        };
 
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Label value)
         {
@@ -3471,9 +3496,15 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// The members' keys in declaration order, for <see cref="ReadPlain"/>.
+        /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
+        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
+        /// never takes.
         /// </summary>
-        private static readonly byte[][] KeysInOrder = { KeySide, KeyNote };
+        private static readonly byte[]?[] KeysInOrder =
+        {
+            global::System.Text.Encoding.UTF8.GetBytes("\"side\":"),
+            global::System.Text.Encoding.UTF8.GetBytes("\"note\":"),
+        };
 
         internal static bool ReadPlain(ref global::Mcptest.Sdk.CoprocessPlainReader reader, out Square value)
         {
@@ -5744,24 +5775,28 @@ namespace Mcptest.Sdk
         }
 
         /// <summary>
-        /// Reads a member's key and its colon: the index of its name among <paramref name="keys"/>
-        /// (an object's member names in declaration order, as UTF-8), or -1 (no key here, or an
-        /// undeclared one). The name at <paramref name="next"/> is compared first: members mostly
-        /// come in declaration order (the binary writes them so), the one after the last read.
+        /// Reads a member's key and its colon: the index of its key among <paramref name="keys"/>
+        /// (an object's members' keys in declaration order as UTF-8 text, <c>"name":</c>, null for
+        /// a name with a quote, a backslash or a control character, whose text escapes them), or -1
+        /// (no key here, or an undeclared one). The key at <paramref name="next"/> is looked for
+        /// first, in place: members mostly come in declaration order (the binary writes them so),
+        /// the one after the last read. Its text holds no quote, so a string starting there is that
+        /// name.
         /// </summary>
-        internal int Member(byte[][] keys, int next)
+        internal int Member(byte[]?[] keys, int next)
         {
+            if (next < keys.Length && keys[next] is byte[] expected && text.Slice(at).StartsWith(expected))
+            {
+                at += expected.Length;
+                return next;
+            }
             if (!Plain(out ReadOnlySpan<byte> key) || !Eat((byte)':'))
             {
                 return -1;
             }
-            if (next < keys.Length && key.SequenceEqual(keys[next]))
-            {
-                return next;
-            }
             for (int i = 0; i < keys.Length; i++)
             {
-                if (i != next && key.SequenceEqual(keys[i]))
+                if (keys[i] is byte[] other && key.SequenceEqual(new ReadOnlySpan<byte>(other, 1, other.Length - 3)))
                 {
                     return i;
                 }

@@ -57,6 +57,7 @@ const RESERVED: &[&str] = &[
     "StartAsync", "OverStreamsAsync", "CloseAsync", "DisposeAsync", "HandshakeAsync", "InvokeMethodAsync", "ExchangeAsync",
     "CompletesAsync", "TooLongAsync", "RefusedAsync", "EndedAsync", "WithinAsync", "FailAsync", "FinishAsync",
     "ReadAsync", "TextAsync", "TimedOutAsync", "InvokeQueuedAsync", "AnswerReleasingAsync", "AnswerAsync",
+    "TimedOutExchangeAsync", "AnswerLineAsync",
 ];
 
 /// The runtime's declarations: the body of its namespace block.

@@ -785,8 +785,12 @@ namespace Mcptest.Sdk
             return new ArraySegment<byte>(requestBytes, 0, StrictUtf8.GetBytes(requestChars, 0, count, requestBytes, 0));
         }
 
-        /// <summary>Writes one request line and reads the next answer line: where it is in the buffer.</summary>
-        private async ValueTask<(int First, int Length)> ExchangeAsync(string method, ArraySegment<byte> line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        /// <summary>
+        /// Writes one request line and reads the next answer line: where it is in the buffer. An
+        /// answer whose line comes at once, whole, is read here, with no state machine (see <see
+        /// cref="AnswerNow"/>); anything else goes on in <see cref="AnswerLineAsync"/>.
+        /// </summary>
+        private ValueTask<(int First, int Length)> ExchangeAsync(string method, ArraySegment<byte> line, TimeSpan wait, bool kill, CancellationToken cancellationToken)
         {
             long began = Stopwatch.GetTimestamp();
             long deadline = began + Ticks(wait);
@@ -795,11 +799,102 @@ namespace Mcptest.Sdk
             // the read: the watchdog stays armed until the answer (close's own exchange, which does
             // not kill, aside), so the read needs no timer of its own.
             CancellationTokenRegistration registration = default;
-            bool guarded = process != null && Arm(wait, deadline, cancellationToken, out registration);
+            bool guarded = false;
+            bool failed;
+            bool waited = false;
+            try
+            {
+                guarded = process != null && Arm(wait, deadline, cancellationToken, out registration);
+                failed = !WriteNow(line);
+                if (guarded && kill && !failed && !Fired() && AnswerNow(syncUntil, out int first, out int length, out waited))
+                {
+                    // Disarmed here, as the loop of AnswerLineAsync does.
+                    guarded = false;
+                    if (Disarm(registration))
+                    {
+                        // The watchdog killed the coprocess meanwhile.
+                        return TimedOutExchangeAsync(method, wait, kill, cancellationToken);
+                    }
+                    return new ValueTask<(int First, int Length)>((first, length));
+                }
+            }
+            catch (Exception error)
+            {
+                if (guarded)
+                {
+                    Disarm(registration);
+                }
+                return new ValueTask<(int First, int Length)>(Task.FromException<(int First, int Length)>(error));
+            }
+            return AnswerLineAsync(method, wait, kill, cancellationToken, deadline, syncUntil, registration, guarded, failed, waited);
+        }
+
+        /// <summary>
+        /// The answer's line read in the calling thread, when it comes at once, whole, in one read
+        /// (most do): where it is in the buffer. False when bytes were buffered before (the loop of
+        /// <see cref="AnswerLineAsync"/> scans them), when the output had nothing to read within
+        /// the wait (<paramref name="waited"/>: that loop reads asynchronously at once), or when
+        /// the read ended it, failed or brought no whole line of at most the longest length,
+        /// leaving what it read in the buffer: that loop goes on from there, and finds the same.
+        /// </summary>
+        private bool AnswerNow(long syncUntil, out int first, out int length, out bool waited)
+        {
+            first = 0;
+            length = 0;
+            waited = false;
+            if (scanned < end || end - start > Coprocess.MaxLineBytes)
+            {
+                return false;
+            }
+            MakeRoom();
+            if (!OutputReady(syncUntil))
+            {
+                waited = true;
+                return false;
+            }
+            int count = ReadNow();
+            if (count <= 0)
+            {
+                return false;
+            }
+            end += count;
+            int newline = Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned);
+            if (newline < 0)
+            {
+                return false;
+            }
+            int lineLength = newline - start;
+            if (lineLength > 0 && buffer[newline - 1] == (byte)'\r')
+            {
+                lineLength--;
+            }
+            if (lineLength > Coprocess.MaxLineBytes)
+            {
+                return false;
+            }
+            first = start;
+            length = lineLength;
+            start = newline + 1;
+            scanned = start;
+            return true;
+        }
+
+        /// <summary>An exchange whose answer came after the watchdog killed the coprocess.</summary>
+        private async ValueTask<(int First, int Length)> TimedOutExchangeAsync(string method, TimeSpan wait, bool kill, CancellationToken cancellationToken)
+        {
+            throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
+        }
+
+        /// <summary>
+        /// The rest of <see cref="ExchangeAsync"/> after its write (<paramref name="failed"/>: the
+        /// input was closed): reads the next answer line, waiting as long as the exchange may
+        /// (<paramref name="waited"/>: the wait in the calling thread is over already).
+        /// </summary>
+        private async ValueTask<(int First, int Length)> AnswerLineAsync(string method, TimeSpan wait, bool kill, CancellationToken cancellationToken, long deadline, long syncUntil, CancellationTokenRegistration registration, bool guarded, bool failed, bool waited)
+        {
             bool watched = guarded && kill;
             try
             {
-                bool failed = !WriteNow(line);
                 if (guarded && (watched ? Fired() : Disarm(registration)))
                 {
                     throw await TimedOutAsync(method, wait, kill, cancellationToken).ConfigureAwait(false);
@@ -845,7 +940,9 @@ namespace Mcptest.Sdk
                     MakeRoom();
                     int count;
                     bool late = false;
-                    if (OutputReady(syncUntil))
+                    bool ready = !waited && OutputReady(syncUntil);
+                    waited = false;
+                    if (ready)
                     {
                         count = ReadNow();
                     }

@@ -1400,18 +1400,18 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// Reads a member's key and its colon: the index of its key among <paramref name="keys"/>
-        /// (an object's members' keys in declaration order as UTF-8 text, <c>"name":</c>, null for
-        /// a name with a quote, a backslash or a control character, whose text escapes them), or -1
-        /// (no key here, or an undeclared one). The key at <paramref name="next"/> is looked for
+        /// (an object's members' keys in declaration order as UTF-8 text, <c>"name":</c>: the
+        /// readers' plan takes no name whose text would escape some of it), or -1 (no key here, or
+        /// an undeclared one). The key at <paramref name="next"/> is looked for
         /// first, in place: members mostly come in declaration order (the binary writes them so),
         /// the one after the last read. Its text holds no quote, so a string starting there is that
         /// name.
         /// </summary>
-        internal int Member(byte[]?[] keys, int next)
+        internal int Member(byte[][] keys, int next)
         {
-            if (next < keys.Length && keys[next] is byte[] expected && text.Slice(at).StartsWith(expected))
+            if (next < keys.Length && text.Slice(at).StartsWith(keys[next]))
             {
-                at += expected.Length;
+                at += keys[next].Length;
                 return next;
             }
             if (!Plain(out ReadOnlySpan<byte> key) || !Eat((byte)':'))
@@ -1420,7 +1420,7 @@ namespace Mcptest.Sdk
             }
             for (int i = 0; i < keys.Length; i++)
             {
-                if (keys[i] is byte[] other && key.SequenceEqual(new ReadOnlySpan<byte>(other, 1, other.Length - 3)))
+                if (key.SequenceEqual(new ReadOnlySpan<byte>(keys[i], 1, keys[i].Length - 3)))
                 {
                     return i;
                 }

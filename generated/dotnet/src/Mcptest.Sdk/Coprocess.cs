@@ -2851,10 +2851,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"protocol_version\":"),
             global::System.Text.Encoding.UTF8.GetBytes("\"sdk\":"),
@@ -3089,10 +3088,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"protocol_version\":"),
             global::System.Text.Encoding.UTF8.GetBytes("\"binary_version\":"),
@@ -4342,10 +4340,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"uri\":"),
         };
@@ -4676,10 +4673,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"written\":"),
             global::System.Text.Encoding.UTF8.GetBytes("\"path\":"),
@@ -4893,10 +4889,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"enabled\":"),
             global::System.Text.Encoding.UTF8.GetBytes("\"path\":"),
@@ -5139,10 +5134,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"enabled\":"),
             global::System.Text.Encoding.UTF8.GetBytes("\"path\":"),
@@ -6471,10 +6465,9 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// The members' keys in declaration order as the text holds them (<c>"name":</c>), for <see
-        /// cref="ReadPlain"/>: null for a name whose text would escape some of it, which the reader
-        /// never takes.
+        /// cref="ReadPlain"/>.
         /// </summary>
-        private static readonly byte[]?[] KeysInOrder =
+        private static readonly byte[][] KeysInOrder =
         {
             global::System.Text.Encoding.UTF8.GetBytes("\"success\":"),
             global::System.Text.Encoding.UTF8.GetBytes("\"data\":"),
@@ -8656,18 +8649,18 @@ namespace Mcptest.Sdk
 
         /// <summary>
         /// Reads a member's key and its colon: the index of its key among <paramref name="keys"/>
-        /// (an object's members' keys in declaration order as UTF-8 text, <c>"name":</c>, null for
-        /// a name with a quote, a backslash or a control character, whose text escapes them), or -1
-        /// (no key here, or an undeclared one). The key at <paramref name="next"/> is looked for
+        /// (an object's members' keys in declaration order as UTF-8 text, <c>"name":</c>: the
+        /// readers' plan takes no name whose text would escape some of it), or -1 (no key here, or
+        /// an undeclared one). The key at <paramref name="next"/> is looked for
         /// first, in place: members mostly come in declaration order (the binary writes them so),
         /// the one after the last read. Its text holds no quote, so a string starting there is that
         /// name.
         /// </summary>
-        internal int Member(byte[]?[] keys, int next)
+        internal int Member(byte[][] keys, int next)
         {
-            if (next < keys.Length && keys[next] is byte[] expected && text.Slice(at).StartsWith(expected))
+            if (next < keys.Length && text.Slice(at).StartsWith(keys[next]))
             {
-                at += expected.Length;
+                at += keys[next].Length;
                 return next;
             }
             if (!Plain(out ReadOnlySpan<byte> key) || !Eat((byte)':'))
@@ -8676,7 +8669,7 @@ namespace Mcptest.Sdk
             }
             for (int i = 0; i < keys.Length; i++)
             {
-                if (keys[i] is byte[] other && key.SequenceEqual(new ReadOnlySpan<byte>(other, 1, other.Length - 3)))
+                if (key.SequenceEqual(new ReadOnlySpan<byte>(keys[i], 1, keys[i].Length - 3)))
                 {
                     return i;
                 }

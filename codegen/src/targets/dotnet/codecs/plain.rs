@@ -37,16 +37,13 @@ pub fn object_reader(out: &mut Out, contract: &Contract, class: &str, object: &O
     let keys = super::fast::object_keys(class, object);
     let in_order = keys_in_order(class, object, &keys);
     if !object.fields.is_empty() && object.fields.len() <= 64 {
-        summary_xml(out, 2, "The members' keys in declaration order as the text holds them (<c>\"name\":</c>), for <see cref=\"ReadPlain\"/>: null for a name whose text would escape some of it, which the reader never takes.");
-        out.line(2, &format!("private static readonly byte[]?[] {in_order} ="));
+        // The readers' plan takes only objects whose member names JSON writes as themselves
+        // (`readers::plans`), so each key's text is its name between quotes, then the colon.
+        summary_xml(out, 2, "The members' keys in declaration order as the text holds them (<c>\"name\":</c>), for <see cref=\"ReadPlain\"/>.");
+        out.line(2, &format!("private static readonly byte[][] {in_order} ="));
         out.line(2, "{");
         for field in &object.fields {
-            let plain = !field.name.chars().any(|c| c == '"' || c == '\\' || (c as u32) < 0x20);
-            if plain {
-                out.line(3, &format!("global::System.Text.Encoding.UTF8.GetBytes({}),", string_literal(&format!("\"{}\":", field.name))));
-            } else {
-                out.line(3, "null,");
-            }
+            out.line(3, &format!("global::System.Text.Encoding.UTF8.GetBytes({}),", string_literal(&format!("\"{}\":", field.name))));
         }
         out.line(2, "};");
         out.blank();

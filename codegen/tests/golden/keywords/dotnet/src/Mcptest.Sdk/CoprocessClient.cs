@@ -863,20 +863,30 @@ namespace Mcptest.Sdk
             {
                 return false;
             }
-            int lineLength = newline - start;
-            if (lineLength > 0 && buffer[newline - 1] == (byte)'\r')
-            {
-                lineLength--;
-            }
+            int lineLength = LineLength(newline);
             if (lineLength > Coprocess.MaxLineBytes)
             {
                 return false;
             }
-            first = start;
+            first = TakeLine(newline);
             length = lineLength;
+            return true;
+        }
+
+        /// <summary>The length of the buffered line that ends at <paramref name="newline"/>, without a <c>\r</c> before it.</summary>
+        private int LineLength(int newline)
+        {
+            int length = newline - start;
+            return length > 0 && buffer[newline - 1] == (byte)'\r' ? length - 1 : length;
+        }
+
+        /// <summary>Takes the buffered line that ends at <paramref name="newline"/>: where it begins; the next begins after it.</summary>
+        private int TakeLine(int newline)
+        {
+            int first = start;
             start = newline + 1;
             scanned = start;
-            return true;
+            return first;
         }
 
         /// <summary>An exchange whose answer came after the watchdog killed the coprocess.</summary>
@@ -908,14 +918,8 @@ namespace Mcptest.Sdk
                     int newline = scanned < end ? Array.IndexOf(buffer, (byte)'\n', scanned, end - scanned) : -1;
                     if (newline >= 0)
                     {
-                        int length = newline - start;
-                        if (length > 0 && buffer[newline - 1] == (byte)'\r')
-                        {
-                            length--;
-                        }
-                        int first = start;
-                        start = newline + 1;
-                        scanned = start;
+                        int length = LineLength(newline);
+                        int first = TakeLine(newline);
                         if (length > Coprocess.MaxLineBytes)
                         {
                             throw await TooLongAsync(method).ConfigureAwait(false);

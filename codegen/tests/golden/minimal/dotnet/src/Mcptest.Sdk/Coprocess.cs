@@ -4178,10 +4178,9 @@ namespace Mcptest.Sdk
         /// Reads a member's key and its colon: the index of its key among <paramref name="keys"/>
         /// (an object's members' keys in declaration order as UTF-8 text, <c>"name":</c>: the
         /// readers' plan takes no name whose text would escape some of it), or -1 (no key here, or
-        /// an undeclared one). The key at <paramref name="next"/> is looked for
-        /// first, in place: members mostly come in declaration order (the binary writes them so),
-        /// the one after the last read. Its text holds no quote, so a string starting there is that
-        /// name.
+        /// an undeclared one). The key at <paramref name="next"/>, the one after the last read, is
+        /// looked for first, in place: members mostly come in declaration order (the binary writes
+        /// them so). Its text holds no quote, so a string starting there is that name.
         /// </summary>
         internal int Member(byte[][] keys, int next)
         {

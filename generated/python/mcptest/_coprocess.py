@@ -696,7 +696,8 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
 
 _STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
 """A string in a single-pass reader's plain forms: no escape, no control character
-(its text, a group, is checked as UTF-8 when read: `_text`)."""
+(its text, a group, is checked as UTF-8 when read: `bytes.decode` raises
+`UnicodeDecodeError`, a `ValueError`, when it is not)."""
 
 
 _BOOLEAN_TEXT: typing.Final = rb"(?:(true)|false)"
@@ -729,15 +730,6 @@ def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
         for name, value in members
     ]
     return re.compile(rb"\{" + b",".join(parts) + rb"\}")
-
-
-def _text(data: bytes) -> str:
-    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
-    return data.decode("utf-8")
-
-
-def _text_or_none(data: bytes | None) -> str | None:
-    return None if data is None else data.decode("utf-8")
 
 
 def _whole_in_place(
@@ -1760,8 +1752,8 @@ def cache_set_mode_params_from_value(value: JsonValue) -> CacheSetModeParams:
 
 def encode_cache_set_mode_params(value: CacheSetModeParams) -> str:
     """One line of JSON text for a `CacheSetModeParams`, without the trailing newline."""
-    members = ['"mode":' + _dumps(value.mode)]
-    return "{" + ",".join(members) + "}"
+    text = '{"mode":' + _dumps(value.mode)
+    return text + "}"
 
 
 _CACHE_SET_MODE_RESULT_REQUIRED: typing.Final = 3
@@ -1872,14 +1864,14 @@ def call_params_from_value(value: JsonValue) -> CallParams:
 
 def encode_call_params(value: CallParams) -> str:
     """One line of JSON text for a `CallParams`, without the trailing newline."""
-    members = ['"tool":' + _string_text(value.tool)]
+    text = '{"tool":' + _string_text(value.tool)
     if value.arguments is not None:
-        members.append('"arguments":' + _dumps(mcp_object_to_value(value.arguments)))
+        text += ',"arguments":' + _dumps(mcp_object_to_value(value.arguments))
     if value.passthrough is not None:
-        members.append('"passthrough":' + _bool_text(value.passthrough))
+        text += ',"passthrough":' + _bool_text(value.passthrough)
     if value.timeout_ms is not None:
-        members.append('"timeout_ms":' + _int_text(value.timeout_ms))
-    return "{" + ",".join(members) + "}"
+        text += ',"timeout_ms":' + _int_text(value.timeout_ms)
+    return text + "}"
 
 
 def _read_call_prompt_params(value: JsonValue) -> CallPromptParams:
@@ -1929,12 +1921,10 @@ def call_prompt_params_from_value(value: JsonValue) -> CallPromptParams:
 
 def encode_call_prompt_params(value: CallPromptParams) -> str:
     """One line of JSON text for a `CallPromptParams`, without the trailing newline."""
-    members = ['"name":' + _string_text(value.name)]
+    text = '{"name":' + _string_text(value.name)
     if value.arguments is not None:
-        members.append(
-            '"arguments":' + _dumps(prompt_arguments_to_value(value.arguments))
-        )
-    return "{" + ",".join(members) + "}"
+        text += ',"arguments":' + _dumps(prompt_arguments_to_value(value.arguments))
+    return text + "}"
 
 
 _CALL_PROMPT_RESULT_REQUIRED: typing.Final = 2
@@ -1988,11 +1978,13 @@ def call_prompt_result_from_value(value: JsonValue) -> CallPromptResult:
 
 def encode_call_prompt_result(value: CallPromptResult) -> str:
     """One line of JSON text for a `CallPromptResult`, without the trailing newline."""
-    members = [
-        '"description":' + _string_text(value.description),
-        '"messages":' + _dumps([mcp_object_to_value(item) for item in value.messages]),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"description":'
+        + _string_text(value.description)
+        + ',"messages":'
+        + _dumps([mcp_object_to_value(item) for item in value.messages])
+    )
+    return text + "}"
 
 
 def _read_call_result(value: JsonValue) -> CallResult:
@@ -2125,10 +2117,10 @@ def encode_cassette_set_mode_params(value: CassetteSetModeParams) -> str:
     """One line of JSON text for a `CassetteSetModeParams`, without the trailing
     newline.
     """
-    members = ['"mode":' + _dumps(value.mode)]
+    text = '{"mode":' + _dumps(value.mode)
     if value.path is not None:
-        members.append('"path":' + _string_text(value.path))
-    return "{" + ",".join(members) + "}"
+        text += ',"path":' + _string_text(value.path)
+    return text + "}"
 
 
 _CASSETTE_SET_MODE_RESULT_REQUIRED: typing.Final = 3
@@ -2235,9 +2227,7 @@ def empty_params_in_place(data: bytes, start: int, end: int) -> EmptyParams | No
     found = _EMPTY_PARAMS_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        EmptyParams,
-    )
+    return object.__new__(EmptyParams)
 
 
 _ERROR_OBJECT_REQUIRED: typing.Final = 2
@@ -2288,13 +2278,12 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    members = [
-        '"code":' + _int_text(value.code),
-        '"message":' + _string_text(value.message),
-    ]
+    text = (
+        '{"code":' + _int_text(value.code) + ',"message":' + _string_text(value.message)
+    )
     if not isinstance(value.data, Absent):
-        members.append('"data":' + _dumps(value.data))
-    return "{" + ",".join(members) + "}"
+        text += ',"data":' + _dumps(value.data)
+    return text + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -2405,12 +2394,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    text = '{"protocol_version":' + _int_text(value.protocol_version)
     if value.sdk is not None:
-        members.append('"sdk":' + _string_text(value.sdk))
+        text += ',"sdk":' + _string_text(value.sdk)
     if value.sdk_version is not None:
-        members.append('"sdk_version":' + _string_text(value.sdk_version))
-    return "{" + ",".join(members) + "}"
+        text += ',"sdk_version":' + _string_text(value.sdk_version)
+    return text + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -2462,11 +2451,13 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    members = [
-        '"protocol_version":' + _int_text(value.protocol_version),
-        '"binary_version":' + _string_text(value.binary_version),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"protocol_version":'
+        + _int_text(value.protocol_version)
+        + ',"binary_version":'
+        + _string_text(value.binary_version)
+    )
+    return text + "}"
 
 
 _HANDSHAKE_RESULT_TEXT: typing.Final = _object_text(
@@ -2486,11 +2477,14 @@ def handshake_result_in_place(
     found = _HANDSHAKE_RESULT_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        HandshakeResult,
-        protocol_version=int(found[1]),
-        binary_version=_text(found[2]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(HandshakeResult)
+    fields = read.__dict__
+    fields["protocol_version"] = int(groups[0])
+    fields["binary_version"] = groups[1].decode()
+    return read
 
 
 _INITIALIZE_RESULT_REQUIRED: typing.Final = 6
@@ -2628,11 +2622,10 @@ def list_resources_result_from_value(value: JsonValue) -> ListResourcesResult:
 
 def encode_list_resources_result(value: ListResourcesResult) -> str:
     """One line of JSON text for a `ListResourcesResult`, without the trailing newline."""
-    members = [
-        '"resources":'
-        + _dumps([mcp_object_to_value(item) for item in value.resources]),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = '{"resources":' + _dumps(
+        [mcp_object_to_value(item) for item in value.resources]
+    )
+    return text + "}"
 
 
 def _read_list_tools_result(value: JsonValue) -> ListToolsResult:
@@ -2676,8 +2669,8 @@ def list_tools_result_from_value(value: JsonValue) -> ListToolsResult:
 
 def encode_list_tools_result(value: ListToolsResult) -> str:
     """One line of JSON text for a `ListToolsResult`, without the trailing newline."""
-    members = ['"tools":' + _dumps([mcp_object_to_value(item) for item in value.tools])]
-    return "{" + ",".join(members) + "}"
+    text = '{"tools":' + _dumps([mcp_object_to_value(item) for item in value.tools])
+    return text + "}"
 
 
 def _read_mcp_era(value: JsonValue) -> McpEra:
@@ -2842,8 +2835,8 @@ def read_resource_params_from_value(value: JsonValue) -> ReadResourceParams:
 
 def encode_read_resource_params(value: ReadResourceParams) -> str:
     """One line of JSON text for a `ReadResourceParams`, without the trailing newline."""
-    members = ['"uri":' + _string_text(value.uri)]
-    return "{" + ",".join(members) + "}"
+    text = '{"uri":' + _string_text(value.uri)
+    return text + "}"
 
 
 _READ_RESOURCE_PARAMS_TEXT: typing.Final = _object_text(
@@ -2862,10 +2855,13 @@ def read_resource_params_in_place(
     found = _READ_RESOURCE_PARAMS_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        ReadResourceParams,
-        uri=_text(found[1]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(ReadResourceParams)
+    fields = read.__dict__
+    fields["uri"] = groups[0].decode()
+    return read
 
 
 def _read_read_resource_result(value: JsonValue) -> ReadResourceResult:
@@ -2909,10 +2905,10 @@ def read_resource_result_from_value(value: JsonValue) -> ReadResourceResult:
 
 def encode_read_resource_result(value: ReadResourceResult) -> str:
     """One line of JSON text for a `ReadResourceResult`, without the trailing newline."""
-    members = [
-        '"contents":' + _dumps([mcp_object_to_value(item) for item in value.contents]),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = '{"contents":' + _dumps(
+        [mcp_object_to_value(item) for item in value.contents]
+    )
+    return text + "}"
 
 
 _REPORTER_FLUSH_RESULT_REQUIRED: typing.Final = 2
@@ -2966,11 +2962,10 @@ def reporter_flush_result_from_value(value: JsonValue) -> ReporterFlushResult:
 
 def encode_reporter_flush_result(value: ReporterFlushResult) -> str:
     """One line of JSON text for a `ReporterFlushResult`, without the trailing newline."""
-    members = [
-        '"written":' + _int_text(value.written),
-        '"path":' + _string_text(value.path),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"written":' + _int_text(value.written) + ',"path":' + _string_text(value.path)
+    )
+    return text + "}"
 
 
 _REPORTER_FLUSH_RESULT_TEXT: typing.Final = _object_text(
@@ -2990,11 +2985,14 @@ def reporter_flush_result_in_place(
     found = _REPORTER_FLUSH_RESULT_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        ReporterFlushResult,
-        written=int(found[1]),
-        path=_text_or_none(found[2]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(ReporterFlushResult)
+    fields = read.__dict__
+    fields["written"] = int(groups[0])
+    fields["path"] = None if groups[1] is None else groups[1].decode()
+    return read
 
 
 def _read_reporter_set_upload_params(value: JsonValue) -> ReporterSetUploadParams:
@@ -3049,10 +3047,10 @@ def encode_reporter_set_upload_params(value: ReporterSetUploadParams) -> str:
     """One line of JSON text for a `ReporterSetUploadParams`, without the trailing
     newline.
     """
-    members = ['"enabled":' + _bool_text(value.enabled)]
+    text = '{"enabled":' + _bool_text(value.enabled)
     if value.path is not None:
-        members.append('"path":' + _string_text(value.path))
-    return "{" + ",".join(members) + "}"
+        text += ',"path":' + _string_text(value.path)
+    return text + "}"
 
 
 _REPORTER_STATUS_REQUIRED: typing.Final = 3
@@ -3109,12 +3107,15 @@ def reporter_status_from_value(value: JsonValue) -> ReporterStatus:
 
 def encode_reporter_status(value: ReporterStatus) -> str:
     """One line of JSON text for a `ReporterStatus`, without the trailing newline."""
-    members = [
-        '"enabled":' + _bool_text(value.enabled),
-        '"path":' + _string_text(value.path),
-        '"pending":' + _int_text(value.pending),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"enabled":'
+        + _bool_text(value.enabled)
+        + ',"path":'
+        + _string_text(value.path)
+        + ',"pending":'
+        + _int_text(value.pending)
+    )
+    return text + "}"
 
 
 _REPORTER_STATUS_TEXT: typing.Final = _object_text(
@@ -3135,12 +3136,15 @@ def reporter_status_in_place(
     found = _REPORTER_STATUS_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        ReporterStatus,
-        enabled=found[1] is not None,
-        path=_text_or_none(found[2]),
-        pending=int(found[3]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(ReporterStatus)
+    fields = read.__dict__
+    fields["enabled"] = groups[0] is not None
+    fields["path"] = None if groups[1] is None else groups[1].decode()
+    fields["pending"] = int(groups[2])
+    return read
 
 
 _REQUEST_REQUIRED: typing.Final = 3
@@ -3316,9 +3320,7 @@ def shutdown_result_in_place(
     found = _SHUTDOWN_RESULT_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        ShutdownResult,
-    )
+    return object.__new__(ShutdownResult)
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -3491,14 +3493,19 @@ def verdict_from_value(value: JsonValue) -> Verdict:
 
 def encode_verdict(value: Verdict) -> str:
     """One line of JSON text for a `Verdict`, without the trailing newline."""
-    members = [
-        '"success":' + _bool_text(value.success),
-        '"data":' + _dumps(value.data),
-        '"text":' + _string_text(value.text),
-        '"error":' + _string_text(value.error),
-        '"duration_ms":' + _int_text(value.duration_ms),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"success":'
+        + _bool_text(value.success)
+        + ',"data":'
+        + _dumps(value.data)
+        + ',"text":'
+        + _string_text(value.text)
+        + ',"error":'
+        + _string_text(value.error)
+        + ',"duration_ms":'
+        + _int_text(value.duration_ms)
+    )
+    return text + "}"
 
 
 _VERDICT_TEXT: typing.Final = _object_text(
@@ -3518,14 +3525,17 @@ def verdict_in_place(data: bytes, start: int, end: int) -> Verdict | None:
     found = _VERDICT_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        Verdict,
-        success=found[1] is not None,
-        data=None,
-        text=_text_or_none(found[2]),
-        error=_text_or_none(found[3]),
-        duration_ms=int(found[4]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(Verdict)
+    fields = read.__dict__
+    fields["success"] = groups[0] is not None
+    fields["data"] = None
+    fields["text"] = None if groups[1] is None else groups[1].decode()
+    fields["error"] = None if groups[2] is None else groups[2].decode()
+    fields["duration_ms"] = int(groups[3])
+    return read
 
 
 # The shape of each closed object, built by a function of its own: the names a top-level

@@ -8,6 +8,7 @@
 //! shuts the coprocess down.
 
 use crate::model::{Contract, Method, Sdk};
+use crate::targets::readers::Plan;
 use crate::load::method_words;
 use crate::targets::client::{call_outcome, close_method, fill_roles, role_placeholders};
 use crate::targets::header_text;
@@ -159,8 +160,13 @@ pub fn render(contract: &Contract, sdk: &Sdk) -> Result<String, SchemaError> {
         out.line(&format!("    _coprocess.encode_{},", stem(&method.params)));
         out.line(&format!("    _coprocess.{}_from_value,", stem(&method.result)));
         out.line(&format!("    \"{}\",", method.result));
-        if in_place.contains_key(&method.result) {
-            out.line(&format!("    _coprocess.{}_in_place,", stem(&method.result)));
+        match in_place.get(&method.result) {
+            // A union with one variant read so: that variant's reader, without the union's call.
+            Some(Plan::Union(variants)) if variants.len() == 1 => {
+                out.line(&format!("    _coprocess.{}_in_place,", stem(&variants[0])));
+            }
+            Some(_) => out.line(&format!("    _coprocess.{}_in_place,", stem(&method.result))),
+            None => {}
         }
         out.line(")");
     }

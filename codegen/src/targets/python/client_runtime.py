@@ -169,14 +169,9 @@ class _AnswerLayout:
         in_place = method.in_place
         if in_place is not None:
             head, middle, tail = self.parts
-            start = len(head) + len(number)
-            if (
-                answer.startswith(head)
-                and answer.startswith(number.encode(), len(head))
-                and answer.startswith(middle, start)
-                and answer.endswith(tail)
-            ):
-                read = in_place(answer, start + len(middle), len(answer) - len(tail))
+            envelope = head + number.encode() + middle
+            if answer.startswith(envelope) and answer.endswith(tail):
+                read = in_place(answer, len(envelope), len(answer) - len(tail))
                 if read is not None:
                     return read
         return method.from_value(self.result_of(answer, number))

@@ -911,7 +911,8 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
 
 _STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
 """A string in a single-pass reader's plain forms: no escape, no control character
-(its text, a group, is checked as UTF-8 when read: `_text`)."""
+(its text, a group, is checked as UTF-8 when read: `bytes.decode` raises
+`UnicodeDecodeError`, a `ValueError`, when it is not)."""
 
 
 _BOOLEAN_TEXT: typing.Final = rb"(?:(true)|false)"
@@ -944,15 +945,6 @@ def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
         for name, value in members
     ]
     return re.compile(rb"\{" + b",".join(parts) + rb"\}")
-
-
-def _text(data: bytes) -> str:
-    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
-    return data.decode("utf-8")
-
-
-def _text_or_none(data: bytes | None) -> str | None:
-    return None if data is None else data.decode("utf-8")
 
 
 def _whole_in_place(

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::super::docs::docstring;
-use super::super::layout::{exploded, fit, string, Out, LINE_WIDTH};
+use super::super::layout::{exploded, fit, statement, string, Out, LINE_WIDTH};
 use super::super::names::{field, stem, upper};
 use crate::model::{Contract, TypeKind};
 use crate::targets::readers::{plans, Plan, Read};
@@ -58,13 +58,13 @@ fn pattern(read: &Read) -> &'static str {
     }
 }
 
-/// The field's value from its group `k` (`None` when its pattern has none).
+/// The field's value from `groups[k]` (`None` when its pattern has no group).
 fn value(read: &Read, k: usize) -> Option<String> {
     Some(match read {
-        Read::Boolean => format!("found[{k}] is not None"),
-        Read::String => format!("_text(found[{k}])"),
-        Read::NullableString => format!("_text_or_none(found[{k}])"),
-        Read::Unsigned | Read::Integer => format!("int(found[{k}])"),
+        Read::Boolean => format!("groups[{k}] is not None"),
+        Read::String => format!("groups[{k}].decode()"),
+        Read::NullableString => format!("None if groups[{k}] is None else groups[{k}].decode()"),
+        Read::Unsigned | Read::Integer => format!("int(groups[{k}])"),
         Read::Null | Read::Object(_) => return None,
     })
 }
@@ -93,14 +93,24 @@ pub fn render(contract: &Contract, plans: &BTreeMap<String, Plan>, name: &str, o
             out.line("    if found is None:");
             out.line("        return None");
             let Some(TypeKind::Object(object)) = contract.type_def(name).map(|d| &d.kind) else { return };
-            let mut group = 0;
-            let mut args = vec![name.to_string()];
-            for (member, declared) in members.iter().zip(&object.fields) {
-                let value = value(&member.read, group + 1).unwrap_or_else(|| "None".to_string());
-                group += usize::from(!matches!(member.read, Read::Null | Read::Object(_)));
-                args.push(format!("{}={value}", field(&declared.name)));
+            if object.fields.is_empty() {
+                out.line(&format!("    return object.__new__({name})"));
+                return;
             }
-            out.line(&exploded(4, "return _new(", &args, ""));
+            if members.iter().any(|m| !matches!(m.read, Read::Null | Read::Object(_))) {
+                out.line("    groups = found.groups()");
+            }
+            out.line("    # The frozen instance's fields set in its own dict, in declaration order as");
+            out.line("    # `__init__` sets them, without its call per field.");
+            out.line(&format!("    read = object.__new__({name})"));
+            out.line("    fields = read.__dict__");
+            let mut group = 0;
+            for (member, declared) in members.iter().zip(&object.fields) {
+                let value = value(&member.read, group).unwrap_or_else(|| "None".to_string());
+                group += usize::from(!matches!(member.read, Read::Null | Read::Object(_)));
+                out.line(&statement(4, &format!("fields[{}] = {value}", string(&field(&declared.name)))));
+            }
+            out.line("    return read");
         }
         Plan::Union(variants) => {
             let reads: Vec<String> = variants.iter().map(|v| format!("{}_in_place(data, start, end)", stem(v))).collect();
@@ -149,12 +159,15 @@ mod tests {
         let text = crate::targets::python::generate(&contract).expect("renders");
         let coprocess = text.values().find(|t| t.contains("def verdict_in_place(")).expect("the frames file");
         let start = coprocess.find("_VERDICT_TEXT: typing.Final = _object_text(").expect("the pattern");
-        let reader = &coprocess[start..start + coprocess[start..].find("\n\n\n# ").unwrap_or(1500).min(1500)];
+        let reader = &coprocess[start..start + coprocess[start..].find("\n\n\n# ").unwrap_or(2000).min(2000)];
         for expected in [
             "(\"success\", _BOOLEAN_TEXT),\n    (\"data\", _NULL_TEXT),\n    (\"text\", _NULLABLE_STRING_TEXT),",
             "found = _VERDICT_TEXT.fullmatch(data, start, end)",
             // `data` reads `null` alone, in no group: the groups after it are one lower.
-            "success=found[1] is not None,\n        data=None,\n        text=_text_or_none(found[2]),\n        error=_text_or_none(found[3]),\n        duration_ms=int(found[4]),",
+            "fields[\"success\"] = groups[0] is not None\n    fields[\"data\"] = None\n    \
+             fields[\"text\"] = None if groups[1] is None else groups[1].decode()\n    \
+             fields[\"error\"] = None if groups[2] is None else groups[2].decode()\n    \
+             fields[\"duration_ms\"] = int(groups[3])\n    return read",
         ] {
             assert!(reader.contains(expected), "{expected}\nnot in\n{reader}");
         }

@@ -469,22 +469,30 @@ fn writes_text(object: &ObjectType) -> bool {
     !object.fields.is_empty() && plain_keys && dumped <= 1
 }
 
-/// `encode_…` of an object [`writes_text`]: its members' text joined, each
-/// member as `…_to_value` writes it (optional ones left out alike).
+/// `encode_…` of an object [`writes_text`]: its members' text concatenated,
+/// each member as `…_to_value` writes it (optional ones left out alike), each
+/// after the one before with a comma. With no required member first, every
+/// member's text starts with its comma, and the first one's is cut.
 fn write_text(contract: &Contract, object: &ObjectType, out: &mut Out) {
-    let member = |f: &Field| {
+    let member = |f: &Field, comma: &str| {
         let attr = format!("value.{}", field(&f.name));
         let text = match text_helper(&f.ty) {
             Some(helper) => format!("{helper}({attr})"),
             None => format!("_dumps({})", encoded(contract, &f.ty, &attr, 0)),
         };
-        format!("{} + {text}", string(&format!("\"{}\":", f.name)))
+        format!("{} + {text}", string(&format!("{comma}\"{}\":", f.name)))
     };
-    let leading: Vec<String> = object.fields.iter().take_while(|f| f.required).map(member).collect();
+    let leading: Vec<String> = object
+        .fields
+        .iter()
+        .take_while(|f| f.required)
+        .enumerate()
+        .map(|(i, f)| member(f, if i == 0 { "{" } else { "," }))
+        .collect();
     if leading.is_empty() {
-        out.line("    members: list[str] = []");
+        out.line("    text = \"\"");
     } else {
-        out.line(&statement(4, &format!("members = [{}]", leading.join(", "))));
+        out.line(&statement(4, &format!("text = {}", leading.join(" + "))));
     }
     for f in object.fields.iter().skip(leading.len()) {
         let indent = if f.required {
@@ -497,9 +505,13 @@ fn write_text(contract: &Contract, object: &ObjectType, out: &mut Out) {
             }
             8
         };
-        out.line(&statement(indent, &format!("members.append({})", member(f))));
+        out.line(&statement(indent, &format!("text += {}", member(f, ","))));
     }
-    out.line(r#"    return "{" + ",".join(members) + "}""#);
+    if leading.is_empty() {
+        out.line(r#"    return "{" + text[1:] + "}""#);
+    } else {
+        out.line(r#"    return text + "}""#);
+    }
 }
 
 /// The shape of every closed object: its member decoders, required members,

@@ -71,6 +71,7 @@ pub fn statement(indent: usize, stmt: &Stmt) -> String {
         }
         Stmt::Assign(target, value) if own_brackets(target) => right_to_left(indent, "", target, value),
         Stmt::Assign(target, value) => left_to_right(indent, &format!("{} = ", flat(target)), value, ""),
+        Stmt::AddAssign(target, value) => left_to_right(indent, &format!("{} += ", flat(target)), value, ""),
         Stmt::Expr(value) => doc(value),
     };
     render(indent, body)

@@ -4,7 +4,7 @@
 //! format`'s magic trailing comma), comprehensions, lambdas, conditional,
 //! boolean, comparison and binary (`|`, `+`, `-`, `*`, `**`) expressions,
 //! and the statements around them (`def` headers, `return`, `raise ...
-//! from ...`, `if`/`elif`/`while`, plain, annotated and subscript
+//! from ...`, `if`/`elif`/`while`, plain, annotated, subscript and `+=`
 //! assignments, expression statements). Anything else is `None`.
 
 /// An expression.
@@ -72,6 +72,8 @@ pub enum Stmt {
     AnnAssign(Expr, Expr, Option<Expr>),
     /// `target = value`.
     Assign(Expr, Expr),
+    /// `target += value`.
+    AddAssign(Expr, Expr),
     /// An expression on its own.
     Expr(Expr),
 }
@@ -85,7 +87,7 @@ enum Tok {
 }
 
 const OPS: &[&str] = &[
-    "**", "==", "!=", "<=", ">=", "->", "...", "(", ")", "[", "]", "{", "}", ",", ":", "=", ".", "|", "+", "-", "*", "<", ">", "@",
+    "+=", "**", "==", "!=", "<=", ">=", "->", "...", "(", ")", "[", "]", "{", "}", ",", ":", "=", ".", "|", "+", "-", "*", "<", ">", "@",
 ];
 
 fn tokens(text: &str) -> Option<Vec<Tok>> {
@@ -232,6 +234,9 @@ impl Parser {
         }
         if self.eat_op("=") {
             return Some(Stmt::Assign(first, self.expr()?));
+        }
+        if self.eat_op("+=") {
+            return Some(Stmt::AddAssign(first, self.expr()?));
         }
         Some(Stmt::Expr(first))
     }
@@ -544,6 +549,7 @@ mod tests {
             "z = {\"a\": -1, **rest}",
             "if not isinstance(value.x, Absent):",
             "g = _float_below(_float_at_least(_float(v), -1.5e-7), 1e+21) - 0x1E - 1",
+            "text += ',\"timeout_ms\":' + _int_text(value.timeout_ms)",
         ] {
             let stmt = statement(line).unwrap_or_else(|| panic!("reads {line}"));
             let text = match &stmt {
@@ -551,6 +557,7 @@ mod tests {
                 Stmt::Raise(e, Some(c)) => format!("raise {} from {}", flat(e), flat(c)),
                 Stmt::AnnAssign(t, a, Some(v)) => format!("{}: {} = {}", flat(t), flat(a), flat(v)),
                 Stmt::Assign(t, v) => format!("{} = {}", flat(t), flat(v)),
+                Stmt::AddAssign(t, v) => format!("{} += {}", flat(t), flat(v)),
                 Stmt::Expr(e) => flat(e),
                 Stmt::Def(name, params, Some(r)) => format!("def {name}({}) -> {}:", flat_items(params), flat(r)),
                 other => panic!("unexpected {other:?}"),

@@ -977,7 +977,8 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
 
 _STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
 """A string in a single-pass reader's plain forms: no escape, no control character
-(its text, a group, is checked as UTF-8 when read: `_text`)."""
+(its text, a group, is checked as UTF-8 when read: `bytes.decode` raises
+`UnicodeDecodeError`, a `ValueError`, when it is not)."""
 
 
 _INTEGER_TEXT: typing.Final = rb"(0|-?[1-9][0-9]{0,14})"
@@ -994,11 +995,6 @@ def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
         for name, value in members
     ]
     return re.compile(rb"\{" + b",".join(parts) + rb"\}")
-
-
-def _text(data: bytes) -> str:
-    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
-    return data.decode("utf-8")
 
 
 def _whole_in_place(
@@ -2172,17 +2168,20 @@ def bounded_from_value(value: JsonValue) -> Bounded:
 
 def encode_bounded(value: Bounded) -> str:
     """One line of JSON text for a `Bounded`, without the trailing newline."""
-    members = [
-        '"percent":' + _int_text(value.percent),
-        '"offset":' + _int_text(value.offset),
-        '"turns":' + _int_text(value.turns),
-    ]
+    text = (
+        '{"percent":'
+        + _int_text(value.percent)
+        + ',"offset":'
+        + _int_text(value.offset)
+        + ',"turns":'
+        + _int_text(value.turns)
+    )
     if value.below is not None:
-        members.append('"below":' + _int_text(value.below))
-    members.append('"level":' + _int_text(value.level))
+        text += ',"below":' + _int_text(value.below)
+    text += ',"level":' + _int_text(value.level)
     if value.counts is not None:
-        members.append('"counts":' + _dumps(list(value.counts)))
-    return "{" + ",".join(members) + "}"
+        text += ',"counts":' + _dumps(list(value.counts))
+    return text + "}"
 
 
 _CHOSEN_REQUIRED: typing.Final = 6
@@ -2308,11 +2307,10 @@ def circle_from_value(value: JsonValue) -> Circle:
 
 def encode_circle(value: Circle) -> str:
     """One line of JSON text for a `Circle`, without the trailing newline."""
-    members = [
-        '"kind":' + _string_text(value.kind),
-        '"radius":' + _int_text(value.radius),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"kind":' + _string_text(value.kind) + ',"radius":' + _int_text(value.radius)
+    )
+    return text + "}"
 
 
 def _read_counted(value: JsonValue) -> Counted:
@@ -2590,9 +2588,7 @@ def empty_params_in_place(data: bytes, start: int, end: int) -> EmptyParams | No
     found = _EMPTY_PARAMS_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        EmptyParams,
-    )
+    return object.__new__(EmptyParams)
 
 
 _ERROR_OBJECT_REQUIRED: typing.Final = 2
@@ -2643,13 +2639,12 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    members = [
-        '"code":' + _int_text(value.code),
-        '"message":' + _string_text(value.message),
-    ]
+    text = (
+        '{"code":' + _int_text(value.code) + ',"message":' + _string_text(value.message)
+    )
     if not isinstance(value.data, Absent):
-        members.append('"data":' + _dumps(value.data))
-    return "{" + ",".join(members) + "}"
+        text += ',"data":' + _dumps(value.data)
+    return text + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -2829,12 +2824,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    text = '{"protocol_version":' + _int_text(value.protocol_version)
     if value.sdk is not None:
-        members.append('"sdk":' + _string_text(value.sdk))
+        text += ',"sdk":' + _string_text(value.sdk)
     if value.sdk_version is not None:
-        members.append('"sdk_version":' + _string_text(value.sdk_version))
-    return "{" + ",".join(members) + "}"
+        text += ',"sdk_version":' + _string_text(value.sdk_version)
+    return text + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -2886,11 +2881,13 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    members = [
-        '"protocol_version":' + _int_text(value.protocol_version),
-        '"binary_version":' + _string_text(value.binary_version),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"protocol_version":'
+        + _int_text(value.protocol_version)
+        + ',"binary_version":'
+        + _string_text(value.binary_version)
+    )
+    return text + "}"
 
 
 _HANDSHAKE_RESULT_TEXT: typing.Final = _object_text(
@@ -2910,11 +2907,14 @@ def handshake_result_in_place(
     found = _HANDSHAKE_RESULT_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        HandshakeResult,
-        protocol_version=int(found[1]),
-        binary_version=_text(found[2]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(HandshakeResult)
+    fields = read.__dict__
+    fields["protocol_version"] = int(groups[0])
+    fields["binary_version"] = groups[1].decode()
+    return read
 
 
 def _read_headers(value: JsonValue) -> Headers:
@@ -3136,16 +3136,19 @@ def literals_from_value(value: JsonValue) -> Literals:
 
 def encode_literals(value: Literals) -> str:
     """One line of JSON text for a `Literals`, without the trailing newline."""
-    members = [
-        '"kind":' + _string_text(value.kind),
-        '"version":' + _int_text(value.version),
-        '"level":' + _int_text(value.level),
-    ]
+    text = (
+        '{"kind":'
+        + _string_text(value.kind)
+        + ',"version":'
+        + _int_text(value.version)
+        + ',"level":'
+        + _int_text(value.level)
+    )
     if value.strict is not None:
-        members.append('"strict":' + _bool_text(value.strict))
+        text += ',"strict":' + _bool_text(value.strict)
     if value.quoted is not None:
-        members.append('"quoted":' + _string_text(value.quoted))
-    return "{" + ",".join(members) + "}"
+        text += ',"quoted":' + _string_text(value.quoted)
+    return text + "}"
 
 
 _MATCHED_REQUIRED: typing.Final = 5
@@ -3487,27 +3490,27 @@ def patterned_from_value(value: JsonValue) -> Patterned:
 
 def encode_patterned(value: Patterned) -> str:
     """One line of JSON text for a `Patterned`, without the trailing newline."""
-    members = ['"slug":' + _string_text(value.slug)]
+    text = '{"slug":' + _string_text(value.slug)
     if value.alias is not None:
-        members.append('"alias":' + _string_text(value.alias))
+        text += ',"alias":' + _string_text(value.alias)
     if value.tag is not None:
-        members.append('"tag":' + _string_text(value.tag))
-    members.append('"status":' + _string_text(value.status))
-    members.append('"word":' + _string_text(value.word))
-    members.append('"pair":' + _string_text(value.pair))
+        text += ',"tag":' + _string_text(value.tag)
+    text += ',"status":' + _string_text(value.status)
+    text += ',"word":' + _string_text(value.word)
+    text += ',"pair":' + _string_text(value.pair)
     if value.smile is not None:
-        members.append('"smile":' + _string_text(value.smile))
+        text += ',"smile":' + _string_text(value.smile)
     if value.plain is not None:
-        members.append('"plain":' + _string_text(value.plain))
+        text += ',"plain":' + _string_text(value.plain)
     if value.chain is not None:
-        members.append('"chain":' + _string_text(value.chain))
+        text += ',"chain":' + _string_text(value.chain)
     if value.spaced is not None:
-        members.append('"spaced":' + _string_text(value.spaced))
+        text += ',"spaced":' + _string_text(value.spaced)
     if value.marks is not None:
-        members.append('"marks":' + _string_text(value.marks))
+        text += ',"marks":' + _string_text(value.marks)
     if value.suffix is not None:
-        members.append('"suffix":' + _string_text(value.suffix))
-    return "{" + ",".join(members) + "}"
+        text += ',"suffix":' + _string_text(value.suffix)
+    return text + "}"
 
 
 _POINT_REQUIRED: typing.Final = 2
@@ -3560,10 +3563,10 @@ def point_from_value(value: JsonValue) -> Point:
 
 def encode_point(value: Point) -> str:
     """One line of JSON text for a `Point`, without the trailing newline."""
-    members = ['"x":' + _int_text(value.x), '"y":' + _int_text(value.y)]
+    text = '{"x":' + _int_text(value.x) + ',"y":' + _int_text(value.y)
     if value.label is not None:
-        members.append('"label":' + _string_text(value.label))
-    return "{" + ",".join(members) + "}"
+        text += ',"label":' + _string_text(value.label)
+    return text + "}"
 
 
 _POLYGON_REQUIRED: typing.Final = 3
@@ -3614,12 +3617,15 @@ def polygon_from_value(value: JsonValue) -> Polygon:
 
 def encode_polygon(value: Polygon) -> str:
     """One line of JSON text for a `Polygon`, without the trailing newline."""
-    members = [
-        '"kind":' + _string_text(value.kind),
-        '"side":' + _int_text(value.side),
-        '"sides":' + _int_text(value.sides),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"kind":'
+        + _string_text(value.kind)
+        + ',"side":'
+        + _int_text(value.side)
+        + ',"sides":'
+        + _int_text(value.sides)
+    )
+    return text + "}"
 
 
 _PREFIXED_REQUIRED: typing.Final = 3
@@ -3888,8 +3894,8 @@ def square_from_value(value: JsonValue) -> Square:
 
 def encode_square(value: Square) -> str:
     """One line of JSON text for a `Square`, without the trailing newline."""
-    members = ['"side":' + _int_text(value.side), '"kind":' + _string_text(value.kind)]
-    return "{" + ",".join(members) + "}"
+    text = '{"side":' + _int_text(value.side) + ',"kind":' + _string_text(value.kind)
+    return text + "}"
 
 
 def _read_stamped(value: JsonValue) -> Stamped:
@@ -3983,15 +3989,18 @@ def stepped_from_value(value: JsonValue) -> Stepped:
 
 def encode_stepped(value: Stepped) -> str:
     """One line of JSON text for a `Stepped`, without the trailing newline."""
-    members = [
-        '"batch":' + _int_text(value.batch),
-        '"offset":' + _int_text(value.offset),
-        '"slot":' + _int_text(value.slot),
-    ]
+    text = (
+        '{"batch":'
+        + _int_text(value.batch)
+        + ',"offset":'
+        + _int_text(value.offset)
+        + ',"slot":'
+        + _int_text(value.slot)
+    )
     if value.page is not None:
-        members.append('"page":' + _int_text(value.page))
-    members.append('"whole":' + _int_text(value.whole))
-    return "{" + ",".join(members) + "}"
+        text += ',"page":' + _int_text(value.page)
+    text += ',"whole":' + _int_text(value.whole)
+    return text + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3
@@ -4154,15 +4163,19 @@ def turn_from_value(value: JsonValue) -> Turn:
 
 def encode_turn(value: Turn) -> str:
     """One line of JSON text for a `Turn`, without the trailing newline."""
-    members = [
-        '"tool":' + _string_text(value.tool),
-        '"server":' + _string_text(value.server),
-        '"max_turns":' + _int_text(value.max_turns),
-        '"rules":' + _dumps(list(value.rules)),
-    ]
+    text = (
+        '{"tool":'
+        + _string_text(value.tool)
+        + ',"server":'
+        + _string_text(value.server)
+        + ',"max_turns":'
+        + _int_text(value.max_turns)
+        + ',"rules":'
+        + _dumps(list(value.rules))
+    )
     if value.budget_ms is not None:
-        members.append('"budget_ms":' + _int_text(value.budget_ms))
-    return "{" + ",".join(members) + "}"
+        text += ',"budget_ms":' + _int_text(value.budget_ms)
+    return text + "}"
 
 
 def _read_vendor(value: JsonValue) -> Vendor:

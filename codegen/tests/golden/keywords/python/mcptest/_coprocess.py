@@ -666,7 +666,8 @@ def _new(cls: type[_T], /, **fields: object) -> _T:
 
 _STRING_TEXT: typing.Final = rb'"([^"\\\x00-\x1f]*)"'
 """A string in a single-pass reader's plain forms: no escape, no control character
-(its text, a group, is checked as UTF-8 when read: `_text`)."""
+(its text, a group, is checked as UTF-8 when read: `bytes.decode` raises
+`UnicodeDecodeError`, a `ValueError`, when it is not)."""
 
 
 _INTEGER_TEXT: typing.Final = rb"(0|-?[1-9][0-9]{0,14})"
@@ -683,11 +684,6 @@ def _object_text(*members: tuple[str, bytes]) -> re.Pattern[bytes]:
         for name, value in members
     ]
     return re.compile(rb"\{" + b",".join(parts) + rb"\}")
-
-
-def _text(data: bytes) -> str:
-    """A plain string's text (raises `UnicodeDecodeError` when it is not UTF-8)."""
-    return data.decode("utf-8")
 
 
 def _whole_in_place(
@@ -1300,10 +1296,10 @@ def circle_from_value(value: JsonValue) -> Circle:
 
 def encode_circle(value: Circle) -> str:
     """One line of JSON text for a `Circle`, without the trailing newline."""
-    members = ['"radius":' + _int_text(value.radius)]
+    text = '{"radius":' + _int_text(value.radius)
     if value.note is not None:
-        members.append('"note":' + _string_text(value.note))
-    return "{" + ",".join(members) + "}"
+        text += ',"note":' + _string_text(value.note)
+    return text + "}"
 
 
 def _read_empty_params(value: JsonValue) -> EmptyParams:
@@ -1351,9 +1347,7 @@ def empty_params_in_place(data: bytes, start: int, end: int) -> EmptyParams | No
     found = _EMPTY_PARAMS_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        EmptyParams,
-    )
+    return object.__new__(EmptyParams)
 
 
 _ERROR_OBJECT_REQUIRED: typing.Final = 2
@@ -1404,13 +1398,12 @@ def error_object_from_value(value: JsonValue) -> ErrorObject:
 
 def encode_error_object(value: ErrorObject) -> str:
     """One line of JSON text for a `ErrorObject`, without the trailing newline."""
-    members = [
-        '"code":' + _int_text(value.code),
-        '"message":' + _string_text(value.message),
-    ]
+    text = (
+        '{"code":' + _int_text(value.code) + ',"message":' + _string_text(value.message)
+    )
     if not isinstance(value.data, Absent):
-        members.append('"data":' + _dumps(value.data))
-    return "{" + ",".join(members) + "}"
+        text += ',"data":' + _dumps(value.data)
+    return text + "}"
 
 
 _ERROR_RESPONSE_REQUIRED: typing.Final = 3
@@ -1521,12 +1514,12 @@ def handshake_params_from_value(value: JsonValue) -> HandshakeParams:
 
 def encode_handshake_params(value: HandshakeParams) -> str:
     """One line of JSON text for a `HandshakeParams`, without the trailing newline."""
-    members = ['"protocol_version":' + _int_text(value.protocol_version)]
+    text = '{"protocol_version":' + _int_text(value.protocol_version)
     if value.sdk is not None:
-        members.append('"sdk":' + _string_text(value.sdk))
+        text += ',"sdk":' + _string_text(value.sdk)
     if value.sdk_version is not None:
-        members.append('"sdk_version":' + _string_text(value.sdk_version))
-    return "{" + ",".join(members) + "}"
+        text += ',"sdk_version":' + _string_text(value.sdk_version)
+    return text + "}"
 
 
 _HANDSHAKE_RESULT_REQUIRED: typing.Final = 2
@@ -1578,11 +1571,13 @@ def handshake_result_from_value(value: JsonValue) -> HandshakeResult:
 
 def encode_handshake_result(value: HandshakeResult) -> str:
     """One line of JSON text for a `HandshakeResult`, without the trailing newline."""
-    members = [
-        '"protocol_version":' + _int_text(value.protocol_version),
-        '"binary_version":' + _string_text(value.binary_version),
-    ]
-    return "{" + ",".join(members) + "}"
+    text = (
+        '{"protocol_version":'
+        + _int_text(value.protocol_version)
+        + ',"binary_version":'
+        + _string_text(value.binary_version)
+    )
+    return text + "}"
 
 
 _HANDSHAKE_RESULT_TEXT: typing.Final = _object_text(
@@ -1602,11 +1597,14 @@ def handshake_result_in_place(
     found = _HANDSHAKE_RESULT_TEXT.fullmatch(data, start, end)
     if found is None:
         return None
-    return _new(
-        HandshakeResult,
-        protocol_version=int(found[1]),
-        binary_version=_text(found[2]),
-    )
+    groups = found.groups()
+    # The frozen instance's fields set in its own dict, in declaration order as
+    # `__init__` sets them, without its call per field.
+    read = object.__new__(HandshakeResult)
+    fields = read.__dict__
+    fields["protocol_version"] = int(groups[0])
+    fields["binary_version"] = groups[1].decode()
+    return read
 
 
 def _read_import(value: JsonValue) -> Import:
@@ -1805,10 +1803,10 @@ def label_from_value(value: JsonValue) -> Label:
 
 def encode_label(value: Label) -> str:
     """One line of JSON text for a `Label`, without the trailing newline."""
-    members = ['"text":' + _string_text(value.text)]
+    text = '{"text":' + _string_text(value.text)
     if value.note is not None:
-        members.append('"note":' + _string_text(value.note))
-    return "{" + ",".join(members) + "}"
+        text += ',"note":' + _string_text(value.note)
+    return text + "}"
 
 
 def _read_params(value: JsonValue) -> Params:
@@ -2049,10 +2047,10 @@ def square_from_value(value: JsonValue) -> Square:
 
 def encode_square(value: Square) -> str:
     """One line of JSON text for a `Square`, without the trailing newline."""
-    members = ['"side":' + _int_text(value.side)]
+    text = '{"side":' + _int_text(value.side)
     if value.note is not None:
-        members.append('"note":' + _string_text(value.note))
-    return "{" + ",".join(members) + "}"
+        text += ',"note":' + _string_text(value.note)
+    return text + "}"
 
 
 _SUCCESS_RESPONSE_REQUIRED: typing.Final = 3

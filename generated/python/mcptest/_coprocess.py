@@ -769,11 +769,15 @@ class _Codec(typing.Generic[_T]):
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
         in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
+        *,
+        writer: collections.abc.Callable[[_T], str] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
         self._in_place = in_place
+        # The type's `encode_...` where it writes its text member by member.
+        self._writer = writer
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly (first with the type's single-pass
@@ -794,6 +798,8 @@ class _Codec(typing.Generic[_T]):
 
     def encode(self, value: _T) -> str:
         """One line of JSON text, without the trailing newline."""
+        if self._writer is not None:
+            return self._writer(value)
         return _dumps(self._encoder(value))
 
 
@@ -3970,18 +3976,30 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "CacheSetModeParams",
             _read_cache_set_mode_params,
             cache_set_mode_params_to_value,
+            writer=encode_cache_set_mode_params,
         ),
         "CacheSetModeResult": _Codec(
             "CacheSetModeResult",
             _read_cache_set_mode_result,
             cache_set_mode_result_to_value,
         ),
-        "CallParams": _Codec("CallParams", _read_call_params, call_params_to_value),
+        "CallParams": _Codec(
+            "CallParams",
+            _read_call_params,
+            call_params_to_value,
+            writer=encode_call_params,
+        ),
         "CallPromptParams": _Codec(
-            "CallPromptParams", _read_call_prompt_params, call_prompt_params_to_value
+            "CallPromptParams",
+            _read_call_prompt_params,
+            call_prompt_params_to_value,
+            writer=encode_call_prompt_params,
         ),
         "CallPromptResult": _Codec(
-            "CallPromptResult", _read_call_prompt_result, call_prompt_result_to_value
+            "CallPromptResult",
+            _read_call_prompt_result,
+            call_prompt_result_to_value,
+            writer=encode_call_prompt_result,
         ),
         "CallResult": _Codec(
             "CallResult", _read_call_result, call_result_to_value, call_result_in_place
@@ -3993,6 +4011,7 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "CassetteSetModeParams",
             _read_cassette_set_mode_params,
             cassette_set_mode_params_to_value,
+            writer=encode_cassette_set_mode_params,
         ),
         "CassetteSetModeResult": _Codec(
             "CassetteSetModeResult",
@@ -4005,18 +4024,27 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             empty_params_to_value,
             empty_params_in_place,
         ),
-        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorObject": _Codec(
+            "ErrorObject",
+            _read_error_object,
+            error_object_to_value,
+            writer=encode_error_object,
+        ),
         "ErrorResponse": _Codec(
             "ErrorResponse", _read_error_response, error_response_to_value
         ),
         "HandshakeParams": _Codec(
-            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+            "HandshakeParams",
+            _read_handshake_params,
+            handshake_params_to_value,
+            writer=encode_handshake_params,
         ),
         "HandshakeResult": _Codec(
             "HandshakeResult",
             _read_handshake_result,
             handshake_result_to_value,
             handshake_result_in_place,
+            writer=encode_handshake_result,
         ),
         "InitializeResult": _Codec(
             "InitializeResult", _read_initialize_result, initialize_result_to_value
@@ -4028,9 +4056,13 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             "ListResourcesResult",
             _read_list_resources_result,
             list_resources_result_to_value,
+            writer=encode_list_resources_result,
         ),
         "ListToolsResult": _Codec(
-            "ListToolsResult", _read_list_tools_result, list_tools_result_to_value
+            "ListToolsResult",
+            _read_list_tools_result,
+            list_tools_result_to_value,
+            writer=encode_list_tools_result,
         ),
         "McpEra": _Codec("McpEra", _read_mcp_era, mcp_era_to_value),
         "McpObject": _Codec("McpObject", _read_mcp_object, mcp_object_to_value),
@@ -4043,28 +4075,33 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             _read_read_resource_params,
             read_resource_params_to_value,
             read_resource_params_in_place,
+            writer=encode_read_resource_params,
         ),
         "ReadResourceResult": _Codec(
             "ReadResourceResult",
             _read_read_resource_result,
             read_resource_result_to_value,
+            writer=encode_read_resource_result,
         ),
         "ReporterFlushResult": _Codec(
             "ReporterFlushResult",
             _read_reporter_flush_result,
             reporter_flush_result_to_value,
             reporter_flush_result_in_place,
+            writer=encode_reporter_flush_result,
         ),
         "ReporterSetUploadParams": _Codec(
             "ReporterSetUploadParams",
             _read_reporter_set_upload_params,
             reporter_set_upload_params_to_value,
+            writer=encode_reporter_set_upload_params,
         ),
         "ReporterStatus": _Codec(
             "ReporterStatus",
             _read_reporter_status,
             reporter_status_to_value,
             reporter_status_in_place,
+            writer=encode_reporter_status,
         ),
         "Request": _Codec("Request", _read_request, request_to_value),
         "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
@@ -4083,7 +4120,13 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             _read_tool_call_passthrough,
             tool_call_passthrough_to_value,
         ),
-        "Verdict": _Codec("Verdict", _read_verdict, verdict_to_value, verdict_in_place),
+        "Verdict": _Codec(
+            "Verdict",
+            _read_verdict,
+            verdict_to_value,
+            verdict_in_place,
+            writer=encode_verdict,
+        ),
     }
 
 

@@ -40,9 +40,27 @@ def decode(case: dict[str, JsonValue]) -> dict[str, JsonValue]:
     json_text = text_of(case, "json")
     answered = answer_of(lambda: codec.to_value(codec.decode(json_text)))
     typed = typed_disagreement(type_name, json_text, answered)
-    if typed is None:
-        return answered
-    return fail(f"testee: the typed envelope disagrees: {typed}")
+    if typed is not None:
+        return fail(f"testee: the typed envelope disagrees: {typed}")
+    written = written_disagreement(
+        lambda: codec.encode(codec.decode(json_text)), answered
+    )
+    if written is not None:
+        return fail(f"testee: the text encoder disagrees: {written}")
+    return answered
+
+
+def written_disagreement(
+    write: Callable[[], str], answered: dict[str, JsonValue]
+) -> str | None:
+    """Checks the text that `write` writes of a decoded frame (the codec's encoder,
+    the type's `encode_...`, which writes some objects member by member) against
+    the JSON text of the value `answered`, when the frame decoded."""
+    if answered["ok"] is not True:
+        return None
+    written = write()
+    expected = json.dumps(answered["value"], ensure_ascii=False, separators=(",", ":"))
+    return None if written == expected else f"{written} against {expected}"
 
 
 def answer_of(decode: Callable[[], JsonValue]) -> dict[str, JsonValue]:

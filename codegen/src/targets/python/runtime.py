@@ -996,11 +996,15 @@ class _Codec(typing.Generic[_T]):
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
         in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
+        *,
+        writer: collections.abc.Callable[[_T], str] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
         self._in_place = in_place
+        # The type's `encode_...` where it writes its text member by member.
+        self._writer = writer
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly (first with the type's single-pass
@@ -1021,6 +1025,8 @@ class _Codec(typing.Generic[_T]):
 
     def encode(self, value: _T) -> str:
         """One line of JSON text, without the trailing newline."""
+        if self._writer is not None:
+            return self._writer(value)
         return _dumps(self._encoder(value))
 
 

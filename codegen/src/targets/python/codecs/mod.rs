@@ -581,6 +581,9 @@ fn registry(contract: &Contract, in_place: &std::collections::BTreeMap<String, c
             if in_place.contains_key(&def.name) {
                 args.push(format!("{stem}_in_place"));
             }
+            if matches!(&def.kind, TypeKind::Object(object) if writes_text(object)) {
+                args.push(format!("writer=encode_{stem}"));
+            }
             flat(&format!("{}: _Codec(", string(&def.name)), &args, "")
         })
         .collect();

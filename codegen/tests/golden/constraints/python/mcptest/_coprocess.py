@@ -1046,11 +1046,15 @@ class _Codec(typing.Generic[_T]):
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
         in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
+        *,
+        writer: collections.abc.Callable[[_T], str] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
         self._in_place = in_place
+        # The type's `encode_...` where it writes its text member by member.
+        self._writer = writer
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly (first with the type's single-pass
@@ -1071,6 +1075,8 @@ class _Codec(typing.Generic[_T]):
 
     def encode(self, value: _T) -> str:
         """One line of JSON text, without the trailing newline."""
+        if self._writer is not None:
+            return self._writer(value)
         return _dumps(self._encoder(value))
 
 
@@ -4876,9 +4882,11 @@ _TURN_SHAPE = _turn_shape()
 
 def _codecs() -> dict[str, _Codec[typing.Any]]:
     return {
-        "Bounded": _Codec("Bounded", _read_bounded, bounded_to_value),
+        "Bounded": _Codec(
+            "Bounded", _read_bounded, bounded_to_value, writer=encode_bounded
+        ),
         "Chosen": _Codec("Chosen", _read_chosen, chosen_to_value),
-        "Circle": _Codec("Circle", _read_circle, circle_to_value),
+        "Circle": _Codec("Circle", _read_circle, circle_to_value, writer=encode_circle),
         "Counted": _Codec("Counted", _read_counted, counted_to_value),
         "Distinct": _Codec("Distinct", _read_distinct, distinct_to_value),
         "Drawing": _Codec("Drawing", _read_drawing, drawing_to_value),
@@ -4888,20 +4896,29 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             empty_params_to_value,
             empty_params_in_place,
         ),
-        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorObject": _Codec(
+            "ErrorObject",
+            _read_error_object,
+            error_object_to_value,
+            writer=encode_error_object,
+        ),
         "ErrorResponse": _Codec(
             "ErrorResponse", _read_error_response, error_response_to_value
         ),
         "Extras": _Codec("Extras", _read_extras, extras_to_value),
         "Figure": _Codec("Figure", _read_figure, figure_to_value),
         "HandshakeParams": _Codec(
-            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+            "HandshakeParams",
+            _read_handshake_params,
+            handshake_params_to_value,
+            writer=encode_handshake_params,
         ),
         "HandshakeResult": _Codec(
             "HandshakeResult",
             _read_handshake_result,
             handshake_result_to_value,
             handshake_result_in_place,
+            writer=encode_handshake_result,
         ),
         "Headers": _Codec("Headers", _read_headers, headers_to_value),
         "JsonRpcVersion": _Codec(
@@ -4909,27 +4926,35 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
         ),
         "Labels": _Codec("Labels", _read_labels, labels_to_value),
         "Listed": _Codec("Listed", _read_listed, listed_to_value),
-        "Literals": _Codec("Literals", _read_literals, literals_to_value),
+        "Literals": _Codec(
+            "Literals", _read_literals, literals_to_value, writer=encode_literals
+        ),
         "Matched": _Codec("Matched", _read_matched, matched_to_value),
         "Measured": _Codec("Measured", _read_measured, measured_to_value),
         "Named": _Codec("Named", _read_named, named_to_value),
         "Params": _Codec("Params", _read_params, params_to_value),
-        "Patterned": _Codec("Patterned", _read_patterned, patterned_to_value),
-        "Point": _Codec("Point", _read_point, point_to_value),
-        "Polygon": _Codec("Polygon", _read_polygon, polygon_to_value),
+        "Patterned": _Codec(
+            "Patterned", _read_patterned, patterned_to_value, writer=encode_patterned
+        ),
+        "Point": _Codec("Point", _read_point, point_to_value, writer=encode_point),
+        "Polygon": _Codec(
+            "Polygon", _read_polygon, polygon_to_value, writer=encode_polygon
+        ),
         "Prefixed": _Codec("Prefixed", _read_prefixed, prefixed_to_value),
         "Request": _Codec("Request", _read_request, request_to_value),
         "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
         "Response": _Codec("Response", _read_response, response_to_value),
         "Shade": _Codec("Shade", _read_shade, shade_to_value),
-        "Square": _Codec("Square", _read_square, square_to_value),
+        "Square": _Codec("Square", _read_square, square_to_value, writer=encode_square),
         "Stamped": _Codec("Stamped", _read_stamped, stamped_to_value),
-        "Stepped": _Codec("Stepped", _read_stepped, stepped_to_value),
+        "Stepped": _Codec(
+            "Stepped", _read_stepped, stepped_to_value, writer=encode_stepped
+        ),
         "SuccessResponse": _Codec(
             "SuccessResponse", _read_success_response, success_response_to_value
         ),
         "Tagged": _Codec("Tagged", _read_tagged, tagged_to_value),
-        "Turn": _Codec("Turn", _read_turn, turn_to_value),
+        "Turn": _Codec("Turn", _read_turn, turn_to_value, writer=encode_turn),
         "Vendor": _Codec("Vendor", _read_vendor, vendor_to_value),
         "Weights": _Codec("Weights", _read_weights, weights_to_value),
     }

@@ -723,11 +723,15 @@ class _Codec(typing.Generic[_T]):
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
         in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
+        *,
+        writer: collections.abc.Callable[[_T], str] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
         self._in_place = in_place
+        # The type's `encode_...` where it writes its text member by member.
+        self._writer = writer
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly (first with the type's single-pass
@@ -748,6 +752,8 @@ class _Codec(typing.Generic[_T]):
 
     def encode(self, value: _T) -> str:
         """One line of JSON text, without the trailing newline."""
+        if self._writer is not None:
+            return self._writer(value)
         return _dumps(self._encoder(value))
 
 
@@ -2325,38 +2331,47 @@ _SUCCESS_RESPONSE_SHAPE = _success_response_shape()
 def _codecs() -> dict[str, _Codec[typing.Any]]:
     return {
         "Bag": _Codec("Bag", _read_bag, bag_to_value),
-        "Circle": _Codec("Circle", _read_circle, circle_to_value),
+        "Circle": _Codec("Circle", _read_circle, circle_to_value, writer=encode_circle),
         "EmptyParams": _Codec(
             "EmptyParams",
             _read_empty_params,
             empty_params_to_value,
             empty_params_in_place,
         ),
-        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorObject": _Codec(
+            "ErrorObject",
+            _read_error_object,
+            error_object_to_value,
+            writer=encode_error_object,
+        ),
         "ErrorResponse": _Codec(
             "ErrorResponse", _read_error_response, error_response_to_value
         ),
         "HandshakeParams": _Codec(
-            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+            "HandshakeParams",
+            _read_handshake_params,
+            handshake_params_to_value,
+            writer=encode_handshake_params,
         ),
         "HandshakeResult": _Codec(
             "HandshakeResult",
             _read_handshake_result,
             handshake_result_to_value,
             handshake_result_in_place,
+            writer=encode_handshake_result,
         ),
         "Import": _Codec("Import", _read_import, import_to_value),
         "JsonRpcVersion": _Codec(
             "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value
         ),
         "Keywords": _Codec("Keywords", _read_keywords, keywords_to_value),
-        "Label": _Codec("Label", _read_label, label_to_value),
+        "Label": _Codec("Label", _read_label, label_to_value, writer=encode_label),
         "Params": _Codec("Params", _read_params, params_to_value),
         "Request": _Codec("Request", _read_request, request_to_value),
         "RequestId": _Codec("RequestId", _read_request_id, request_id_to_value),
         "Response": _Codec("Response", _read_response, response_to_value),
         "Shape": _Codec("Shape", _read_shape, shape_to_value),
-        "Square": _Codec("Square", _read_square, square_to_value),
+        "Square": _Codec("Square", _read_square, square_to_value, writer=encode_square),
         "SuccessResponse": _Codec(
             "SuccessResponse", _read_success_response, success_response_to_value
         ),

@@ -680,11 +680,15 @@ class _Codec(typing.Generic[_T]):
         decoder: collections.abc.Callable[[JsonValue], _T],
         encoder: collections.abc.Callable[[_T], JsonValue],
         in_place: collections.abc.Callable[[bytes, int, int], _T | None] | None = None,
+        *,
+        writer: collections.abc.Callable[[_T], str] | None = None,
     ) -> None:
         self.name = name
         self.decoder = decoder
         self._encoder = encoder
         self._in_place = in_place
+        # The type's `encode_...` where it writes its text member by member.
+        self._writer = writer
 
     def decode(self, text: str | bytes) -> _T:
         """Decodes one frame's JSON text strictly (first with the type's single-pass
@@ -705,6 +709,8 @@ class _Codec(typing.Generic[_T]):
 
     def encode(self, value: _T) -> str:
         """One line of JSON text, without the trailing newline."""
+        if self._writer is not None:
+            return self._writer(value)
         return _dumps(self._encoder(value))
 
 
@@ -1763,18 +1769,27 @@ def _codecs() -> dict[str, _Codec[typing.Any]]:
             empty_params_to_value,
             empty_params_in_place,
         ),
-        "ErrorObject": _Codec("ErrorObject", _read_error_object, error_object_to_value),
+        "ErrorObject": _Codec(
+            "ErrorObject",
+            _read_error_object,
+            error_object_to_value,
+            writer=encode_error_object,
+        ),
         "ErrorResponse": _Codec(
             "ErrorResponse", _read_error_response, error_response_to_value
         ),
         "HandshakeParams": _Codec(
-            "HandshakeParams", _read_handshake_params, handshake_params_to_value
+            "HandshakeParams",
+            _read_handshake_params,
+            handshake_params_to_value,
+            writer=encode_handshake_params,
         ),
         "HandshakeResult": _Codec(
             "HandshakeResult",
             _read_handshake_result,
             handshake_result_to_value,
             handshake_result_in_place,
+            writer=encode_handshake_result,
         ),
         "JsonRpcVersion": _Codec(
             "JsonRpcVersion", _read_json_rpc_version, json_rpc_version_to_value

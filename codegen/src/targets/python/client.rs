@@ -8,10 +8,10 @@
 //! shuts the coprocess down.
 
 use crate::model::{Contract, Method, Sdk};
-use crate::targets::readers::Plan;
 use crate::load::method_words;
 use crate::targets::client::{call_outcome, close_method, fill_roles, role_placeholders};
 use crate::targets::header_text;
+use crate::targets::readers::Plan;
 use crate::SchemaError;
 
 use super::docs::{comment, docstring};
